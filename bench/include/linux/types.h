@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * User-space stand-ins for the few kernel helpers the wheel core uses, so
+ * the benchmarks build module/sw_wheel.c unchanged.
+ */
+#ifndef _SW_SHIM_LINUX_TYPES_H
+#define _SW_SHIM_LINUX_TYPES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct hlist_head {
+	struct hlist_node *first;
+};
+
+struct hlist_node {
+	struct hlist_node *next, **pprev;
+};
+
+#define BITS_PER_LONG		(8 * (int)sizeof(long))
+#define BITS_TO_LONGS(n)	(((n) + BITS_PER_LONG - 1) / BITS_PER_LONG)
+#define DECLARE_BITMAP(name, bits) unsigned long name[BITS_TO_LONGS(bits)]
+
+#define container_of(ptr, type, member) \
+	((type *)((char *)(ptr) - offsetof(type, member)))
+
+#endif

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the shadow-wheel KUnit suites share; see sw_test_common.h.
+ */
+#include <linux/kernel.h>
+
+#include "sw_test_common.h"
+
+static const struct sw_test_param sw_test_params[] = {
+	{ SW_WHEEL_SEED, 100 },
+	{ SW_WHEEL_SEED, 250 },
+	{ SW_WHEEL_SEED, 1000 },
+	{ SW_WHEEL_MAINLINE, 100 },
+	{ SW_WHEEL_MAINLINE, 250 },
+	{ SW_WHEEL_MAINLINE, 1000 },
+};
+
+static void sw_test_param_desc(const struct sw_test_param *param, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s-hz%u", sw_wheel_kind_name(param->kind),
+		 param->hz);
+}
+
+KUNIT_ARRAY_PARAM(sw_test_array, sw_test_params, sw_test_param_desc);
+
+const void *sw_test_gen_params(const void *prev, char *desc)
+{
+	return sw_test_array_gen_params(prev, desc);
+}
+
+unsigned long sw_test_clock(const struct sw_test_param *param, unsigned int i)
+{
+	switch (i) {
+	case 0:
+		return 0;
+	case 1:
+		/* The kernel's INITIAL_JIFFIES at this HZ: 5 minutes before the wrap of 32 bits */
+		return (unsigned long)(unsigned int)(-300 * (int)param->hz);
+	case 2:
+		return ULONG_MAX - 100;
+	default:
+		/* Misaligned for every level, far enough from the wrap to cross it mid-level */
+		return ULONG_MAX - (1UL << 20) + 3;
+	}
+}
+
+struct sw_base *sw_test_new_base(struct kunit *test, unsigned long clk)
+{
+	const struct sw_test_param *param = test->param_value;
+	struct sw_geometry geo;
+	struct sw_base *base;
+
+	KUNIT_ASSERT_EQ(test, sw_geometry_init(&geo, param->kind, param->hz), 0);
+	base = kunit_kzalloc(test, sizeof(*base), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, base);
+	sw_base_init(base, &geo, clk);
+	return base;
+}
+
+/* LVL_START(n) of each geometry, from the tables; the last entry is the cutoff */
+static const unsigned long sw_test_seed_start[] = {
+	0, 31, 248, 1984, 15872, 126976, 1015808, 8126464, 65011712,
+};
+
+static const unsigned long sw_test_mainline_start[] = {
+	0, 63, 504, 4032, 32256, 258048, 2064384, 16515072, 132120576, 1056964608,
+};
+
+unsigned int sw_test_depth(const struct sw_test_param *param)
+{
+	if (param->kind == SW_WHEEL_SEED)
+		return 8;
+	return param->hz > 100 ? 9 : 8;
+}
+
+unsigned long sw_test_lvl_start(const struct sw_test_param *param, unsigned int lvl)
+{
+	if (param->kind == SW_WHEEL_SEED)
+		return sw_test_seed_start[lvl];
+	return sw_test_mainline_start[lvl];
+}
+
+unsigned long sw_test_gran(unsigned int lvl)
+{
+	static const unsigned long gran[] = {
+		1, 8, 64, 512, 4096, 32768, 262144, 2097152, 16777216,
+	};
+
+	return gran[lvl];
+}
+
+unsigned long sw_test_cutoff(const struct sw_test_param *param)
+{
+	return sw_test_lvl_start(param, sw_test_depth(param));
+}
+
+unsigned long sw_test_timeout_max(const struct sw_test_param *param)
+{
+	return sw_test_cutoff(param) - sw_test_gran(sw_test_depth(param) - 1);
+}
+
+unsigned int sw_test_level(const struct sw_test_param *param, unsigned long delta)
+{
+	unsigned int lvl = sw_test_depth(param) - 1;
+
+	while (delta < sw_test_lvl_start(param, lvl))
+		lvl--;
+	return lvl;
+}
+
+void sw_test_expect(const struct sw_test_param *param, unsigned long clk,
+		    unsigned long expires, struct sw_test_expect *exp)
+{
+	unsigned long delta = expires - clk;
+	unsigned long gran;
+
+	exp->clamped = false;
+	if ((long)delta < 0) {
+		exp->level = 0;
+		exp->run_at = clk;
+		return;
+	}
+	exp->level = sw_test_level(param, delta);
+	if (param->kind == SW_WHEEL_MAINLINE && delta >= sw_test_cutoff(param)) {
+		exp->clamped = true;
+		expires = clk + sw_test_timeout_max(param);
+	}
+	/* The first multiple of the granularity strictly after the expiry */
+	gran = sw_test_gran(exp->level);
+	exp->run_at = expires - expires % gran + gran;
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the shadow-wheel KUnit suites share: the parameters (geometry x HZ),
+ * the clocks each test starts from, and the contract of the wheel written
+ * down independently of the core, from the tables in module/sw_wheel.c.
+ */
+#ifndef _SHADOW_WHEEL_SW_TEST_COMMON_H
+#define _SHADOW_WHEEL_SW_TEST_COMMON_H
+
+#include <kunit/test.h>
+
+#include "../module/sw_wheel.h"
+
+struct sw_test_param {
+	enum sw_wheel_kind	kind;
+	unsigned int		hz;
+};
+
+const void *sw_test_gen_params(const void *prev, char *desc);
+
+/* The clocks a wheel is started at: 0, INITIAL_JIFFIES, and at the wrap */
+#define SW_TEST_NR_CLOCKS	4
+unsigned long sw_test_clock(const struct sw_test_param *param, unsigned int i);
+
+struct sw_base *sw_test_new_base(struct kunit *test, unsigned long clk);
+
+/* The expected geometry, as tabled */
+unsigned int sw_test_depth(const struct sw_test_param *param);
+unsigned long sw_test_lvl_start(const struct sw_test_param *param, unsigned int lvl);
+unsigned long sw_test_gran(unsigned int lvl);
+unsigned long sw_test_cutoff(const struct sw_test_param *param);
+unsigned long sw_test_timeout_max(const struct sw_test_param *param);
+unsigned int sw_test_level(const struct sw_test_param *param, unsigned long delta);
+
+/**
+ * struct sw_test_expect - where the contract puts a timer
+ * @level:	level it is placed at
+ * @clamped:	mainline only: expiry was beyond the range and clamped
+ * @run_at:	the tick at which the wheel runs it
+ */
+struct sw_test_expect {
+	unsigned int	level;
+	bool		clamped;
+	unsigned long	run_at;
+};
+
+void sw_test_expect(const struct sw_test_param *param, unsigned long clk,
+		    unsigned long expires, struct sw_test_expect *exp);
+
+#endif

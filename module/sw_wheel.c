@@ -1,0 +1,598 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * shadow-wheel: the timer wheel core.
+ *
+ * The wheel has a number of levels, each an array of buckets (hlists).
+ * Each level is driven by its own clock: level n looks at one bucket
+ * every LVL_CLK_DIV ^ n ticks, so that is the granularity of its timers.
+ * A timer goes to the lowest level whose range covers its delta (expiry
+ * minus the wheel's clock) when it is armed and stays there: timers are
+ * not cascaded down, they expire in place, with the granularity of their
+ * level. That is the trade of the non-cascading wheel: timeouts are
+ * nearly always cancelled before they expire, and one that does expire
+ * signals a problem that a little lateness does not make worse.
+ *
+ * A bitmap has one bit per bucket, set while the bucket holds a timer.
+ * The next expiry is found from the bitmap alone, a find-next-bit per
+ * level, without looking at a single timer. Deferrable timers live in a
+ * second set of buckets at SW_DEFERRABLE_OFFSET, so that search skips
+ * them: they expire when the wheel runs anyway, but never make it run.
+ *
+ * Two geometries are implemented, both with LVL_CLK_SHIFT 3:
+ *
+ *  seed:     8 levels of 32 buckets. Timers beyond the last level's range
+ *            wait in the last level: when their bucket comes due they are
+ *            placed again (cascaded) until their own revolution arrives.
+ *  mainline: 64 buckets, 8 levels for HZ <= 100, 9 above. Timers beyond
+ *            the range are clamped to the largest timeout the wheel holds
+ *            and marked SW_TIMER_CLAMPED: they expire early, by design.
+ *
+ * Level n takes deltas from LVL_START(n) = (LVL_SIZE - 1) << 3(n - 1) up
+ * to LVL_START(n + 1) - 1; level 0 starts at 0.
+ *
+ * The contract, for a timer armed with expiry E when the clock is C (the
+ * next tick to be processed) and put at level n:
+ *
+ *  - E >= C: it runs when the wheel processes tick
+ *	bucket_expiry = ((E >> 3n) + 1) << 3n
+ *    the first multiple of the level's granularity strictly after E.
+ *    It never runs before E + 1 and never after E + granularity: lateness
+ *    is 1 .. gran ticks. Level 0 included: a timer armed for E is rounded
+ *    to the edge of tick E + 1, so that a timeout of D ticks lasts at least
+ *    D whole ticks even when it is armed just before a tick ends (mainline
+ *    rounds the same way; the old wheel ran such a timer at E).
+ *  - E < C (already in the past): it runs at tick C, the next one processed.
+ *  - Beyond the last level's range: seed cascades, and the timer still
+ *    runs at bucket_expiry computed at the last level; mainline clamps E
+ *    to C + timeout_max first.
+ *
+ * Clocks are unsigned long and wrap: only differences are compared.
+ *
+ * The levels of each geometry, with the tick converted to milliseconds
+ * (the ranges are deltas, in ticks, as the level selection sees them):
+ *
+ * seed, HZ 1000
+ * Lvl Offs  Gran (ticks)    Gran     Range (ticks)                 Range
+ *  0     0            1      1 ms            0 -         30      0 ms - 30 ms
+ *  1    32            8      8 ms           31 -        247     31 ms - 247 ms
+ *  2    64           64     64 ms          248 -       1983    248 ms - ~2 s
+ *  3    96          512    512 ms         1984 -      15871     ~2 s - ~16 s
+ *  4   128         4096    ~4.1 s        15872 -     126975    ~16 s - ~2.1 m
+ *  5   160        32768     ~33 s       126976 -    1015807   ~2.1 m - ~17 m
+ *  6   192       262144    ~4.4 m      1015808 -    8126463    ~17 m - ~2.3 h
+ *  7   224      2097152     ~35 m      8126464 -   65011711   ~2.3 h - ~18 h
+ *  beyond 65011711 ticks (~18 h): last level, cascaded
+ *
+ * seed, HZ 250
+ * Lvl Offs  Gran (ticks)    Gran     Range (ticks)                 Range
+ *  0     0            1      4 ms            0 -         30      0 ms - 120 ms
+ *  1    32            8     32 ms           31 -        247    124 ms - 988 ms
+ *  2    64           64    256 ms          248 -       1983    992 ms - ~7.9 s
+ *  3    96          512     ~2 s          1984 -      15871   ~7.9 s - ~1.1 m
+ *  4   128         4096    ~16 s         15872 -     126975   ~1.1 m - ~8.5 m
+ *  5   160        32768    ~2.2 m       126976 -    1015807   ~8.5 m - ~1.1 h
+ *  6   192       262144     ~17 m      1015808 -    8126463   ~1.1 h - ~9 h
+ *  7   224      2097152    ~2.3 h      8126464 -   65011711     ~9 h - ~3 d
+ *  beyond 65011711 ticks (~3 d): last level, cascaded
+ *
+ * seed, HZ 100
+ * Lvl Offs  Gran (ticks)    Gran     Range (ticks)                 Range
+ *  0     0            1     10 ms            0 -         30      0 ms - 300 ms
+ *  1    32            8     80 ms           31 -        247    310 ms - ~2.5 s
+ *  2    64           64    640 ms          248 -       1983   ~2.5 s - ~20 s
+ *  3    96          512    ~5.1 s         1984 -      15871    ~20 s - ~2.6 m
+ *  4   128         4096    ~41 s         15872 -     126975   ~2.6 m - ~21 m
+ *  5   160        32768    ~5.5 m       126976 -    1015807    ~21 m - ~2.8 h
+ *  6   192       262144    ~44 m       1015808 -    8126463   ~2.8 h - ~23 h
+ *  7   224      2097152    ~5.8 h      8126464 -   65011711    ~23 h - ~7.5 d
+ *  beyond 65011711 ticks (~7.5 d): last level, cascaded
+ *
+ * mainline, HZ 1000
+ * Lvl Offs  Gran (ticks)    Gran     Range (ticks)                 Range
+ *  0     0            1      1 ms            0 -         62      0 ms - 62 ms
+ *  1    64            8      8 ms           63 -        503     63 ms - 503 ms
+ *  2   128           64     64 ms          504 -       4031    504 ms - ~4 s
+ *  3   192          512    512 ms         4032 -      32255     ~4 s - ~32 s
+ *  4   256         4096    ~4.1 s        32256 -     258047    ~32 s - ~4.3 m
+ *  5   320        32768     ~33 s       258048 -    2064383   ~4.3 m - ~34 m
+ *  6   384       262144    ~4.4 m      2064384 -   16515071    ~34 m - ~4.6 h
+ *  7   448      2097152     ~35 m     16515072 -  132120575   ~4.6 h - ~1.5 d
+ *  8   512     16777216    ~4.7 h    132120576 - 1056964607   ~1.5 d - ~12 d
+ *  1056964608 ticks (~12 d) and beyond: clamped to 1040187392
+ *
+ * mainline, HZ 250
+ * Lvl Offs  Gran (ticks)    Gran     Range (ticks)                 Range
+ *  0     0            1      4 ms            0 -         62      0 ms - 248 ms
+ *  1    64            8     32 ms           63 -        503    252 ms - ~2 s
+ *  2   128           64    256 ms          504 -       4031     ~2 s - ~16 s
+ *  3   192          512     ~2 s          4032 -      32255    ~16 s - ~2.2 m
+ *  4   256         4096    ~16 s         32256 -     258047   ~2.2 m - ~17 m
+ *  5   320        32768    ~2.2 m       258048 -    2064383    ~17 m - ~2.3 h
+ *  6   384       262144     ~17 m      2064384 -   16515071   ~2.3 h - ~18 h
+ *  7   448      2097152    ~2.3 h     16515072 -  132120575    ~18 h - ~6.1 d
+ *  8   512     16777216     ~19 h    132120576 - 1056964607   ~6.1 d - ~49 d
+ *  1056964608 ticks (~49 d) and beyond: clamped to 1040187392
+ *
+ * mainline, HZ 100
+ * Lvl Offs  Gran (ticks)    Gran     Range (ticks)                 Range
+ *  0     0            1     10 ms            0 -         62      0 ms - 620 ms
+ *  1    64            8     80 ms           63 -        503    630 ms - ~5 s
+ *  2   128           64    640 ms          504 -       4031     ~5 s - ~40 s
+ *  3   192          512    ~5.1 s         4032 -      32255    ~40 s - ~5.4 m
+ *  4   256         4096    ~41 s         32256 -     258047   ~5.4 m - ~43 m
+ *  5   320        32768    ~5.5 m       258048 -    2064383    ~43 m - ~5.7 h
+ *  6   384       262144    ~44 m       2064384 -   16515071   ~5.7 h - ~1.9 d
+ *  7   448      2097152    ~5.8 h     16515072 -  132120575   ~1.9 d - ~15 d
+ *  132120576 ticks (~15 d) and beyond: clamped to 130023424
+ */
+
+#include <linux/bitmap.h>
+#include <linux/errno.h>
+
+#include "sw_wheel.h"
+
+static const char * const sw_wheel_kind_names[SW_WHEEL_NR_KINDS] = {
+	[SW_WHEEL_SEED]		= "seed",
+	[SW_WHEEL_MAINLINE]	= "mainline",
+};
+
+const char *sw_wheel_kind_name(enum sw_wheel_kind kind)
+{
+	return kind < SW_WHEEL_NR_KINDS ? sw_wheel_kind_names[kind] : "?";
+}
+
+static bool sw_hz_supported(unsigned int hz)
+{
+	/* The kernel's CONFIG_HZ choices */
+	return hz == 100 || hz == 250 || hz == 300 || hz == 1000;
+}
+
+/**
+ * sw_geometry_init - describe a wheel
+ * @geo:	filled in
+ * @kind:	seed or mainline
+ * @hz:		tick rate: 100, 250, 300 or 1000
+ *
+ * Return: 0, or -EINVAL for an unknown kind or tick rate (@geo untouched).
+ */
+int sw_geometry_init(struct sw_geometry *geo, enum sw_wheel_kind kind, unsigned int hz)
+{
+	unsigned int lvl;
+
+	if (kind >= SW_WHEEL_NR_KINDS || !sw_hz_supported(hz))
+		return -EINVAL;
+
+	geo->kind = kind;
+	geo->hz = hz;
+	if (kind == SW_WHEEL_SEED) {
+		geo->lvl_bits = 5;
+		geo->depth = 8;
+		geo->cascade = true;
+	} else {
+		geo->lvl_bits = 6;
+		geo->depth = hz > 100 ? 9 : 8;
+		geo->cascade = false;
+	}
+
+	geo->lvl_start[0] = 0;
+	for (lvl = 1; lvl <= geo->depth; lvl++)
+		geo->lvl_start[lvl] = (sw_lvl_size(geo) - 1UL) << sw_lvl_shift(lvl - 1);
+	/* The largest delta whose bucket the last level still tells apart */
+	geo->timeout_max = geo->lvl_start[geo->depth] - sw_lvl_gran(geo->depth - 1);
+	return 0;
+}
+
+/**
+ * sw_delta_level - the level a timer @delta ticks away is placed at
+ * @geo:	the geometry
+ * @delta:	expiry minus clock, not negative
+ *
+ * Deltas beyond the last level's range report the last level: the level
+ * the seed wheel parks them in, and the one mainline clamps them to.
+ */
+unsigned int sw_delta_level(const struct sw_geometry *geo, unsigned long delta)
+{
+	unsigned int lvl = 0;
+
+	while (lvl < geo->depth - 1 && delta >= geo->lvl_start[lvl + 1])
+		lvl++;
+	return lvl;
+}
+
+/*
+ * Bucket index within one half of the arrays for @expires at @lvl, and
+ * the tick that bucket comes due: the next multiple of the level's
+ * granularity strictly after @expires.
+ */
+static inline unsigned int sw_calc_index(const struct sw_geometry *geo, unsigned long expires,
+					 unsigned int lvl, unsigned long *bucket_expiry)
+{
+	unsigned long lvl_clk = (expires >> sw_lvl_shift(lvl)) + 1;
+
+	*bucket_expiry = lvl_clk << sw_lvl_shift(lvl);
+	return sw_lvl_offs(geo, lvl) + (lvl_clk & (sw_lvl_size(geo) - 1));
+}
+
+/* Where @timer goes for @expires, given the base's clock right now */
+static unsigned int sw_wheel_index(const struct sw_base *base, const struct sw_timer *timer,
+				   unsigned long expires, unsigned long *bucket_expiry,
+				   bool *clamped)
+{
+	const struct sw_geometry *geo = &base->geo;
+	unsigned long delta = expires - base->clk;
+	unsigned int half = timer->flags & SW_TIMER_DEFERRABLE ? SW_DEFERRABLE_OFFSET : 0;
+	unsigned int lvl;
+
+	*clamped = false;
+	if ((long)delta < 0) {
+		/* Already due: the next tick processed runs it */
+		*bucket_expiry = base->clk;
+		return half + (base->clk & (sw_lvl_size(geo) - 1));
+	}
+
+	lvl = sw_delta_level(geo, delta);
+	if (!geo->cascade && delta >= geo->lvl_start[geo->depth]) {
+		expires = base->clk + geo->timeout_max;
+		*clamped = true;
+	}
+	return half + sw_calc_index(geo, expires, lvl, bucket_expiry);
+}
+
+static void sw_enqueue(struct sw_base *base, struct sw_timer *timer, unsigned int idx,
+		       unsigned long bucket_expiry)
+{
+	hlist_add_head(&timer->entry, base->vectors + idx);
+	__set_bit(idx, base->pending_map);
+	timer->idx = idx;
+	timer->bucket_expiry = bucket_expiry;
+}
+
+/*
+ * Unlink a pending timer. It may sit in its bucket, or in a tick's expired
+ * list that sw_collect_tick() handed out; only in the first case can its
+ * bucket become empty.
+ */
+static void sw_detach(struct sw_base *base, struct sw_timer *timer)
+{
+	struct hlist_head *head = base->vectors + timer->idx;
+
+	if (hlist_is_singular_node(&timer->entry, head))
+		__clear_bit(timer->idx, base->pending_map);
+	hlist_del_init(&timer->entry);
+}
+
+static void sw_set_clamped(struct sw_timer *timer, bool clamped)
+{
+	if (clamped)
+		timer->flags |= SW_TIMER_CLAMPED;
+	else
+		timer->flags &= ~SW_TIMER_CLAMPED;
+}
+
+/**
+ * sw_modify - arm a timer, or move a pending one to a new expiry
+ * @base:	the wheel
+ * @timer:	initialised with sw_timer_init()
+ * @expires:	the expiry tick
+ *
+ * A pending timer whose expiry does not change is left alone; one whose
+ * new expiry maps to the bucket it is in only gets the new expiry. A timer
+ * already collected for expiry (in a &struct sw_tick, not yet popped) is
+ * not in its bucket, whatever its index says, and is always requeued.
+ *
+ * Return: what was done.
+ */
+enum sw_modify_result sw_modify(struct sw_base *base, struct sw_timer *timer,
+				unsigned long expires)
+{
+	unsigned long bucket_expiry;
+	unsigned int idx;
+	bool clamped;
+
+	if (sw_timer_pending(timer) && timer->expires == expires)
+		return SW_MOD_UNCHANGED;
+
+	idx = sw_wheel_index(base, timer, expires, &bucket_expiry, &clamped);
+	timer->expires = expires;
+	sw_set_clamped(timer, clamped);
+
+	if (!sw_timer_pending(timer)) {
+		sw_enqueue(base, timer, idx, bucket_expiry);
+		return SW_MOD_ARMED;
+	}
+	if (idx == timer->idx && bucket_expiry == timer->bucket_expiry)
+		return SW_MOD_SAME_BUCKET;
+
+	sw_detach(base, timer);
+	sw_enqueue(base, timer, idx, bucket_expiry);
+	return SW_MOD_REQUEUED;
+}
+
+/**
+ * sw_cancel - take a timer out of the wheel
+ * @base:	the wheel
+ * @timer:	the timer
+ *
+ * Return: true if it was pending.
+ */
+bool sw_cancel(struct sw_base *base, struct sw_timer *timer)
+{
+	if (!sw_timer_pending(timer))
+		return false;
+	sw_detach(base, timer);
+	return true;
+}
+
+/*
+ * Distance from bucket @start (0 .. LVL_SIZE - 1) of the level beginning
+ * at bit @offset to the next bucket with a pending bit, wrapping around
+ * the level; -1 if none is pending.
+ */
+static int sw_next_pending_bucket(const struct sw_base *base, unsigned int offset,
+				  unsigned int start)
+{
+	unsigned int size = sw_lvl_size(&base->geo);
+	unsigned int end = offset + size;
+	unsigned int pos;
+
+	pos = find_next_bit(base->pending_map, end, offset + start);
+	if (pos < end)
+		return pos - (offset + start);
+	pos = find_next_bit(base->pending_map, offset + start, offset);
+	if (pos < offset + start)
+		return pos + size - (offset + start);
+	return -1;
+}
+
+/*
+ * The first tick at which a bucket of the half at @half comes due, as a
+ * delta from the clock. Level n is looked at on ticks that are multiples
+ * of its granularity; lvl_clk is the first such tick from the clock on,
+ * in units of that granularity (ceil(clk / gran)), and the bucket at
+ * lvl_clk + pos comes due at tick (lvl_clk + pos) << 3n.
+ */
+static bool sw_next_bucket_delta(const struct sw_base *base, unsigned int half,
+				 unsigned long *delta)
+{
+	const struct sw_geometry *geo = &base->geo;
+	unsigned long lvl_clk = base->clk;
+	unsigned int mask = sw_lvl_size(geo) - 1;
+	unsigned int lvl;
+	bool found = false;
+
+	for (lvl = 0; lvl < geo->depth; lvl++) {
+		int pos = sw_next_pending_bucket(base, half + sw_lvl_offs(geo, lvl),
+						 lvl_clk & mask);
+
+		if (pos >= 0) {
+			unsigned long d = ((lvl_clk + pos) << sw_lvl_shift(lvl)) - base->clk;
+
+			if (!found || d < *delta)
+				*delta = d;
+			found = true;
+		}
+		/* ceil() into the next level's granularity */
+		lvl_clk = (lvl_clk >> SW_LVL_CLK_SHIFT) + !!(lvl_clk & SW_LVL_CLK_MASK);
+		/* Nothing further up can come due before what we have */
+		if (found && *delta <= (lvl_clk << sw_lvl_shift(lvl + 1)) - base->clk)
+			break;
+	}
+	return found;
+}
+
+/**
+ * sw_next_expiry - when the wheel next has to run for a non-deferrable timer
+ * @base:	the wheel
+ * @next:	set to that tick when there is one
+ *
+ * Found from the pending bitmap alone. Deferrable timers are ignored: they
+ * never make the wheel run. For a seed wheel's cascading timers this is the
+ * tick of their next cascade, which is when the wheel must look at them.
+ *
+ * Return: false if no non-deferrable timer is pending.
+ */
+bool sw_next_expiry(const struct sw_base *base, unsigned long *next)
+{
+	unsigned long delta;
+
+	if (!sw_next_bucket_delta(base, 0, &delta))
+		return false;
+	*next = base->clk + delta;
+	return true;
+}
+
+/* Like sw_next_expiry(), but deferrable timers count too */
+static bool sw_next_event(const struct sw_base *base, unsigned long *next)
+{
+	unsigned long delta, ddelta;
+	bool found = sw_next_bucket_delta(base, 0, &delta);
+
+	if (sw_next_bucket_delta(base, SW_DEFERRABLE_OFFSET, &ddelta)) {
+		if (!found || ddelta < delta)
+			delta = ddelta;
+		found = true;
+	}
+	if (found)
+		*next = base->clk + delta;
+	return found;
+}
+
+/**
+ * sw_forward_clock - move an idle wheel's clock forward without running it
+ * @base:	the wheel
+ * @now:	the current tick
+ *
+ * Skips the ticks before @now at which no bucket, deferrable or not, comes
+ * due. Afterwards the clock is @now, or the first tick with due timers if
+ * that is earlier. Used before arming on a wheel that has not run for a
+ * while, so new timers are placed relative to the present.
+ */
+void sw_forward_clock(struct sw_base *base, unsigned long now)
+{
+	unsigned long next;
+
+	if (!sw_time_after(now, base->clk))
+		return;
+	if (!sw_next_event(base, &next) || !sw_time_before(next, now))
+		base->clk = now;
+	else
+		base->clk = next;
+}
+
+static void sw_tick_add_list(struct sw_tick *tick, struct hlist_head *bucket)
+{
+	hlist_move_list(bucket, &tick->lists[tick->nr_lists++]);
+}
+
+/*
+ * The seed wheel's last level holds timers beyond its range: a due bucket
+ * there has timers whose revolution it is (bucket_expiry is this tick) and
+ * far ones that go back into the wheel (into this same bucket, as their
+ * delta is still beyond the range) to wait for a later revolution.
+ */
+static void sw_cascade(struct sw_base *base, struct sw_tick *tick, unsigned int idx)
+{
+	struct hlist_head *expired = &tick->lists[tick->nr_lists];
+	HLIST_HEAD(far);
+
+	hlist_move_list(base->vectors + idx, &far);
+	while (!hlist_empty(&far)) {
+		struct sw_timer *timer = hlist_entry(far.first, struct sw_timer, entry);
+		unsigned long bucket_expiry;
+		unsigned int new_idx;
+		bool clamped;
+
+		__hlist_del(&timer->entry);
+		if (timer->bucket_expiry == tick->clk) {
+			hlist_add_head(&timer->entry, expired);
+			continue;
+		}
+		new_idx = sw_wheel_index(base, timer, timer->expires, &bucket_expiry, &clamped);
+		sw_enqueue(base, timer, new_idx, bucket_expiry);
+		tick->cascaded++;
+	}
+	if (!hlist_empty(expired))
+		tick->nr_lists++;
+}
+
+static void sw_collect_bucket(struct sw_base *base, struct sw_tick *tick, unsigned int idx,
+			      bool last_level)
+{
+	if (!__test_and_clear_bit(idx, base->pending_map))
+		return;
+	if (last_level && base->geo.cascade)
+		sw_cascade(base, tick, idx);
+	else
+		sw_tick_add_list(tick, base->vectors + idx);
+}
+
+/**
+ * sw_collect_tick - collect the timers of the next tick that has any
+ * @base:	the wheel
+ * @now:	the current tick: nothing after it is processed
+ * @tick:	receives the expired timers
+ *
+ * Processes one tick: the clock's, or when the clock lags behind @now, the
+ * first tick up to @now at which a bucket comes due (the ticks skipped had
+ * none). Each level's bucket is looked at on ticks that are multiples of
+ * its granularity. The clock then moves past the tick processed.
+ *
+ * The collected timers stay pending, and cancelling or modifying one takes
+ * it out of @tick, until sw_tick_pop() hands it out, unlinked.
+ *
+ * Return: false if the clock is already past @now (nothing processed).
+ */
+bool sw_collect_tick(struct sw_base *base, unsigned long now, struct sw_tick *tick)
+{
+	const struct sw_geometry *geo = &base->geo;
+	unsigned int mask = sw_lvl_size(geo) - 1;
+	unsigned long lvl_clk;
+	unsigned int lvl;
+
+	if (sw_time_after(base->clk, now))
+		return false;
+	sw_forward_clock(base, now);
+
+	tick->clk = base->clk;
+	tick->nr_lists = 0;
+	tick->cascaded = 0;
+	lvl_clk = base->clk;
+	for (lvl = 0; lvl < geo->depth; lvl++) {
+		unsigned int idx = sw_lvl_offs(geo, lvl) + (lvl_clk & mask);
+		bool last = lvl == geo->depth - 1;
+
+		sw_collect_bucket(base, tick, idx, last);
+		sw_collect_bucket(base, tick, idx + SW_DEFERRABLE_OFFSET, last);
+		/* The next level is looked at every LVL_CLK_DIV ticks of this one */
+		if (lvl_clk & SW_LVL_CLK_MASK)
+			break;
+		lvl_clk >>= SW_LVL_CLK_SHIFT;
+	}
+	base->clk++;
+	return true;
+}
+
+/**
+ * sw_tick_pop - hand out the next timer collected in a tick
+ * @tick:	filled by sw_collect_tick()
+ *
+ * Return: the timer, no longer pending, or NULL when the tick is done.
+ */
+struct sw_timer *sw_tick_pop(struct sw_tick *tick)
+{
+	struct sw_timer *timer;
+
+	while (tick->nr_lists && hlist_empty(&tick->lists[tick->nr_lists - 1]))
+		tick->nr_lists--;
+	if (!tick->nr_lists)
+		return NULL;
+
+	timer = hlist_entry(tick->lists[tick->nr_lists - 1].first, struct sw_timer, entry);
+	hlist_del_init(&timer->entry);
+	return timer;
+}
+
+/**
+ * sw_run - run the wheel up to and including tick @now
+ * @base:	the wheel
+ * @now:	the current tick
+ * @fn:		called for each expired timer, with the tick it expired at; it
+ *		may arm, modify or cancel timers of this wheel
+ * @arg:	passed to @fn
+ *
+ * Return: the number of timers expired.
+ */
+unsigned long sw_run(struct sw_base *base, unsigned long now,
+		     void (*fn)(struct sw_timer *timer, unsigned long clk, void *arg),
+		     void *arg)
+{
+	unsigned long expired = 0;
+	struct sw_tick tick;
+
+	while (sw_collect_tick(base, now, &tick)) {
+		struct sw_timer *timer;
+
+		while ((timer = sw_tick_pop(&tick))) {
+			fn(timer, tick.clk, arg);
+			expired++;
+		}
+	}
+	return expired;
+}
+
+/**
+ * sw_base_init - set up an empty wheel
+ * @base:	the wheel
+ * @geo:	its geometry, from sw_geometry_init()
+ * @clk:	the first tick it will process
+ */
+void sw_base_init(struct sw_base *base, const struct sw_geometry *geo, unsigned long clk)
+{
+	unsigned int i;
+
+	base->geo = *geo;
+	base->clk = clk;
+	bitmap_zero(base->pending_map, SW_TOTAL_BUCKETS);
+	for (i = 0; i < SW_TOTAL_BUCKETS; i++)
+		INIT_HLIST_HEAD(base->vectors + i);
+}

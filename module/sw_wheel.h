@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * shadow-wheel: the timer wheel core.
+ *
+ * A pure data structure: no locks, no jiffies, no allocation. The caller
+ * owns the base, serialises access to it and tells it what time it is.
+ * The design and its contract are described at the top of sw_wheel.c.
+ */
+#ifndef _SHADOW_WHEEL_SW_WHEEL_H
+#define _SHADOW_WHEEL_SW_WHEEL_H
+
+#include <linux/bitops.h>
+#include <linux/list.h>
+#include <linux/types.h>
+
+/* Which wheel a base implements */
+enum sw_wheel_kind {
+	SW_WHEEL_SEED,		/* 8 x 32 buckets, far timers cascade */
+	SW_WHEEL_MAINLINE,	/* 8 or 9 x 64 buckets, far timers clamp */
+	SW_WHEEL_NR_KINDS,
+};
+
+#define SW_LVL_CLK_SHIFT	3
+#define SW_LVL_CLK_DIV		(1UL << SW_LVL_CLK_SHIFT)
+#define SW_LVL_CLK_MASK		(SW_LVL_CLK_DIV - 1)
+
+/* The largest geometry: mainline's 9 levels of 64 buckets (HZ > 100) */
+#define SW_MAX_LVL_BITS		6
+#define SW_MAX_DEPTH		9
+#define SW_MAX_BUCKETS		(SW_MAX_DEPTH << SW_MAX_LVL_BITS)
+
+/*
+ * Deferrable timers live in a second set of buckets at this fixed offset
+ * of the same arrays, so the next expiry search can skip them wholesale.
+ */
+#define SW_DEFERRABLE_OFFSET	SW_MAX_BUCKETS
+#define SW_TOTAL_BUCKETS	(2 * SW_MAX_BUCKETS)
+
+/**
+ * struct sw_geometry - the shape of a wheel
+ * @kind:	seed or mainline
+ * @hz:		tick rate the geometry was made for (it picks mainline's depth
+ *		and converts ticks to milliseconds in reports)
+ * @lvl_bits:	log2 of the number of buckets per level
+ * @depth:	number of levels
+ * @cascade:	far timers wait in the last level and are placed again when
+ *		their bucket comes due (seed); otherwise they are clamped to
+ *		@timeout_max (mainline)
+ * @lvl_start:	smallest delta each level takes; @lvl_start[@depth] is the
+ *		first delta beyond the wheel's range (the cutoff)
+ * @timeout_max: the delta far timers are clamped to when !@cascade
+ */
+struct sw_geometry {
+	enum sw_wheel_kind	kind;
+	unsigned int		hz;
+	unsigned int		lvl_bits;
+	unsigned int		depth;
+	bool			cascade;
+	unsigned long		lvl_start[SW_MAX_DEPTH + 1];
+	unsigned long		timeout_max;
+};
+
+/**
+ * struct sw_base - one wheel
+ * @geo:	its geometry (a copy, kept next to the hot data)
+ * @clk:	the next tick to be processed; every tick before it has been
+ * @pending_map: one bit per bucket, set while the bucket holds a timer
+ * @vectors:	the buckets; deferrable ones from %SW_DEFERRABLE_OFFSET on
+ */
+struct sw_base {
+	struct sw_geometry	geo;
+	unsigned long		clk;
+	DECLARE_BITMAP(pending_map, SW_TOTAL_BUCKETS);
+	struct hlist_head	vectors[SW_TOTAL_BUCKETS];
+};
+
+/* sw_timer::flags */
+#define SW_TIMER_DEFERRABLE	0x1U	/* never the reason for a wakeup */
+#define SW_TIMER_CLAMPED	0x2U	/* set by the wheel: expiry was clamped */
+
+/**
+ * struct sw_timer - a timer as the wheel sees it
+ * @entry:	bucket (or expired list) linkage; unhashed when not pending
+ * @expires:	the expiry tick the caller asked for
+ * @bucket_expiry: the tick at which the wheel will run it (set on enqueue)
+ * @idx:	bucket index, so that cancel needs no search
+ * @flags:	SW_TIMER_*
+ */
+struct sw_timer {
+	struct hlist_node	entry;
+	unsigned long		expires;
+	unsigned long		bucket_expiry;
+	unsigned int		idx;
+	unsigned int		flags;
+};
+
+/* What sw_modify() did */
+enum sw_modify_result {
+	SW_MOD_ARMED,		/* was not pending, now is */
+	SW_MOD_UNCHANGED,	/* pending with this very expiry: nothing done */
+	SW_MOD_SAME_BUCKET,	/* new expiry, same bucket: not requeued */
+	SW_MOD_REQUEUED,	/* moved to another bucket */
+};
+
+/* The expired lists of one tick: up to two per level plus the cascade's */
+#define SW_TICK_LISTS		(2 * SW_MAX_DEPTH + 1)
+
+/**
+ * struct sw_tick - timers collected for one tick, see sw_collect_tick()
+ * @clk:	the tick they expired at
+ * @nr_lists:	lists in use
+ * @cascaded:	timers this tick placed again instead of expiring (seed)
+ * @lists:	the timers; they stay pending (and cancellable) until popped
+ */
+struct sw_tick {
+	unsigned long		clk;
+	unsigned int		nr_lists;
+	unsigned int		cascaded;
+	struct hlist_head	lists[SW_TICK_LISTS];
+};
+
+/* Tick comparisons that survive the clock wrapping around */
+static inline bool sw_time_after(unsigned long a, unsigned long b)
+{
+	return (long)(b - a) < 0;
+}
+
+static inline bool sw_time_before(unsigned long a, unsigned long b)
+{
+	return sw_time_after(b, a);
+}
+
+int sw_geometry_init(struct sw_geometry *geo, enum sw_wheel_kind kind, unsigned int hz);
+const char *sw_wheel_kind_name(enum sw_wheel_kind kind);
+
+static inline unsigned int sw_lvl_size(const struct sw_geometry *geo)
+{
+	return 1U << geo->lvl_bits;
+}
+
+static inline unsigned int sw_lvl_shift(unsigned int lvl)
+{
+	return lvl * SW_LVL_CLK_SHIFT;
+}
+
+/* Granularity of a level in ticks: LVL_CLK_DIV ^ lvl */
+static inline unsigned long sw_lvl_gran(unsigned int lvl)
+{
+	return 1UL << sw_lvl_shift(lvl);
+}
+
+/* Index of the first bucket of a level within one half of the arrays */
+static inline unsigned int sw_lvl_offs(const struct sw_geometry *geo, unsigned int lvl)
+{
+	return lvl << geo->lvl_bits;
+}
+
+unsigned int sw_delta_level(const struct sw_geometry *geo, unsigned long delta);
+
+void sw_base_init(struct sw_base *base, const struct sw_geometry *geo, unsigned long clk);
+
+static inline void sw_timer_init(struct sw_timer *timer, unsigned int flags)
+{
+	INIT_HLIST_NODE(&timer->entry);
+	timer->expires = 0;
+	timer->bucket_expiry = 0;
+	timer->idx = 0;
+	timer->flags = flags & SW_TIMER_DEFERRABLE;
+}
+
+static inline bool sw_timer_pending(const struct sw_timer *timer)
+{
+	return !hlist_unhashed(&timer->entry);
+}
+
+/* The level a timer was placed at (meaningful once it was armed) */
+static inline unsigned int sw_timer_level(const struct sw_base *base,
+					  const struct sw_timer *timer)
+{
+	return (timer->idx % SW_DEFERRABLE_OFFSET) >> base->geo.lvl_bits;
+}
+
+enum sw_modify_result sw_modify(struct sw_base *base, struct sw_timer *timer,
+				unsigned long expires);
+bool sw_cancel(struct sw_base *base, struct sw_timer *timer);
+
+bool sw_next_expiry(const struct sw_base *base, unsigned long *next);
+void sw_forward_clock(struct sw_base *base, unsigned long now);
+
+bool sw_collect_tick(struct sw_base *base, unsigned long now, struct sw_tick *tick);
+struct sw_timer *sw_tick_pop(struct sw_tick *tick);
+
+unsigned long sw_run(struct sw_base *base, unsigned long now,
+		     void (*fn)(struct sw_timer *timer, unsigned long clk, void *arg),
+		     void *arg);
+
+#endif /* _SHADOW_WHEEL_SW_WHEEL_H */
