@@ -420,62 +420,64 @@ static struct kunit_suite sw_next_expiry_suite = {
  * expire within its granularity; mainline clamps them.
  */
 
-static void sw_far_timers_cascade_or_clamp(struct kunit *test)
+/* One timer @delta ticks beyond a wheel started at @clk0, run until it expires */
+static void sw_test_far_timer(struct kunit *test, unsigned long clk0, unsigned long delta)
 {
 	const struct sw_test_param *param = test->param_value;
 	unsigned int last = sw_test_depth(param) - 1;
 	unsigned long revolution = sw_test_gran(last) << (param->kind == SW_WHEEL_SEED ? 5 : 6);
+	struct sw_base *base = sw_test_new_base(test, clk0);
+	unsigned long expires = clk0 + delta;
+	unsigned long cascades = 0, run_at = 0, next;
+	struct sw_test_expect exp;
+	struct sw_timer timer;
+	struct sw_tick tick;
+	unsigned int fired = 0;
+
+	sw_test_expect(param, clk0, expires, &exp);
+	sw_timer_init(&timer, 0);
+	sw_modify(base, &timer, expires);
+	KUNIT_EXPECT_EQ(test, sw_timer_level(base, &timer), last);
+
+	/* The first wakeup is its bucket's first turn */
+	KUNIT_ASSERT_TRUE(test, sw_next_expiry(base, &next));
+	KUNIT_EXPECT_EQ(test, next, exp.run_at - (exp.run_at - clk0) / revolution * revolution);
+
+	while (sw_collect_tick(base, expires + (1UL << 30), &tick)) {
+		cascades += tick.cascaded;
+		while (sw_tick_pop(&tick)) {
+			run_at = tick.clk;
+			fired++;
+		}
+	}
+	KUNIT_ASSERT_EQ(test, fired, 1U);
+	KUNIT_EXPECT_EQ(test, run_at, exp.run_at);
+	if (param->kind == SW_WHEEL_SEED) {
+		KUNIT_EXPECT_FALSE(test, exp.clamped);
+		KUNIT_EXPECT_GT(test, run_at - expires, 0UL);
+		KUNIT_EXPECT_LE(test, run_at - expires, sw_test_gran(last));
+		/* One cascade per revolution of the last level it waited */
+		KUNIT_EXPECT_EQ_MSG(test, cascades, (exp.run_at - clk0) / revolution,
+				    "delta %lu", delta);
+	} else {
+		KUNIT_EXPECT_EQ(test, exp.clamped, delta >= sw_test_cutoff(param));
+		KUNIT_EXPECT_EQ(test, !!(timer.flags & SW_TIMER_CLAMPED), exp.clamped);
+		KUNIT_EXPECT_EQ(test, cascades, 0UL);
+	}
+}
+
+static void sw_far_timers_cascade_or_clamp(struct kunit *test)
+{
+	const struct sw_test_param *param = test->param_value;
+	unsigned long cutoff = sw_test_cutoff(param);
 	const unsigned long deltas[] = {
-		sw_test_cutoff(param) - 1, sw_test_cutoff(param), sw_test_cutoff(param) + 1,
-		3 * sw_test_cutoff(param) + 12345, 1UL << 40,
+		cutoff - 1, cutoff, cutoff + 1, 3 * cutoff + 12345, 1UL << 40,
 	};
 	unsigned int c, i;
 
-	for (c = 0; c < SW_TEST_NR_CLOCKS; c++) {
-		unsigned long clk0 = sw_test_clock(param, c);
-
-		for (i = 0; i < ARRAY_SIZE(deltas); i++) {
-			struct sw_base *base = sw_test_new_base(test, clk0);
-			unsigned long expires = clk0 + deltas[i];
-			unsigned long cascades = 0, run_at = 0, next;
-			struct sw_test_expect exp;
-			struct sw_timer timer;
-			struct sw_tick tick;
-			unsigned int fired = 0;
-
-			sw_test_expect(param, clk0, expires, &exp);
-			sw_timer_init(&timer, 0);
-			sw_modify(base, &timer, expires);
-			KUNIT_EXPECT_EQ(test, sw_timer_level(base, &timer), last);
-
-			/* The first wakeup is its bucket's first turn */
-			KUNIT_ASSERT_TRUE(test, sw_next_expiry(base, &next));
-			KUNIT_EXPECT_EQ(test, next,
-					exp.run_at - (exp.run_at - clk0) / revolution * revolution);
-
-			while (sw_collect_tick(base, expires + (1UL << 30), &tick)) {
-				cascades += tick.cascaded;
-				while (sw_tick_pop(&tick)) {
-					run_at = tick.clk;
-					fired++;
-				}
-			}
-			KUNIT_ASSERT_EQ(test, fired, 1U);
-			KUNIT_EXPECT_EQ(test, run_at, exp.run_at);
-			if (param->kind == SW_WHEEL_SEED) {
-				KUNIT_EXPECT_FALSE(test, exp.clamped);
-				KUNIT_EXPECT_GT(test, run_at - expires, 0UL);
-				KUNIT_EXPECT_LE(test, run_at - expires, sw_test_gran(last));
-				/* One cascade per revolution of the last level it waited */
-				KUNIT_EXPECT_EQ_MSG(test, cascades, (exp.run_at - clk0) / revolution,
-						    "delta %lu", deltas[i]);
-			} else {
-				KUNIT_EXPECT_EQ(test, exp.clamped, deltas[i] >= sw_test_cutoff(param));
-				KUNIT_EXPECT_EQ(test, !!(timer.flags & SW_TIMER_CLAMPED), exp.clamped);
-				KUNIT_EXPECT_EQ(test, cascades, 0UL);
-			}
-		}
-	}
+	for (c = 0; c < SW_TEST_NR_CLOCKS; c++)
+		for (i = 0; i < ARRAY_SIZE(deltas); i++)
+			sw_test_far_timer(test, sw_test_clock(param, c), deltas[i]);
 }
 
 static void sw_far_modify_back_into_range_unclamps(struct kunit *test)

@@ -5,9 +5,10 @@
 # into kernels from Debian's linux-source-6.1:
 #
 #   uml       UML, HZ=100 (fixed in 6.1), one CPU
-#   hz250     x86_64 under QEMU (TCG), HZ=250, 2 CPUs
+#   hz250     x86_64 under QEMU (TCG), HZ=250, 2 CPUs, the debug kernel
 #   hz1000    x86_64 under QEMU (TCG), HZ=1000, 2 CPUs
 #   all       the three in turn (default)
+# (see SW_KERNELS in sw-lib.sh)
 #
 # Each kernel is built once into $SW_CACHE/build/<source version>-<kernel>-<config hash>;
 # a rerun rebuilds only what changed. kunit.py's own output, with its summary,
@@ -22,53 +23,55 @@ usage()
 	exit 2
 }
 
-# kunit.py arguments for one kernel
-sw_kunit_args()
-{
-	case "$1" in
-	uml)
-		;;
-	hz250|hz1000)
-		echo "--arch=x86_64 --kconfig_add CONFIG_SMP=y --kconfig_add CONFIG_HZ_${1#hz}=y"
-		;;
-	*)
-		usage
-		;;
-	esac
-}
-
 sw_kunit_run()
 {
-	local kernel=$1 tree=$2 args key build
+	local kernel=$1 tree=$2 log=$3 args build
 
 	args=$(sw_kunit_args "$kernel")
-	key=$( (cat "$SW_ROOT/kunit/.kunitconfig"; echo "$args") | sha1sum | cut -c1-12)
-	build=$SW_CACHE/build/$(sw_source_version)-$kernel-$key
+	build=$(sw_kunit_build_dir "$kernel")
 	mkdir -p "$build"
 	sw_log "kunit: $kernel in $build"
 	# shellcheck disable=SC2086
 	(cd "$tree" && python3 tools/testing/kunit/kunit.py run $args \
-		--build_dir="$build" --kunitconfig="$SW_ROOT/kunit/.kunitconfig" \
+		--build_dir="$build" \
 		--make_options CC="ccache gcc" --jobs="$SW_JOBS" --timeout=900 \
-		--qemu_args="-accel tcg -smp 2")
+		--qemu_args="-accel tcg -smp 2") 2>&1 | tee "$log"
+	return "${PIPESTATUS[0]}"
+}
+
+# Add up kunit.py's summary line: "Ran N tests: passed: P, failed: F, crashed: C"
+sw_kunit_count()
+{
+	local line
+
+	line=$(grep -o 'Ran [0-9]* tests:.*' "$1" | tail -n 1)
+	passed=$((passed + $(echo "$line" | grep -o 'passed: [0-9]*' | grep -o '[0-9]*$' || echo 0)))
+	failed=$((failed + $(echo "$line" | grep -o 'failed: [0-9]*' | grep -o '[0-9]*$' || echo 0)))
+	failed=$((failed + $(echo "$line" | grep -o 'crashed: [0-9]*' | grep -o '[0-9]*$' || echo 0)))
 }
 
 kernels=("$@")
 [ ${#kernels[@]} -eq 0 ] && kernels=(all)
-[ "${kernels[*]}" = all ] && kernels=(uml hz250 hz1000)
+# shellcheck disable=SC2206
+[ "${kernels[*]}" = all ] && kernels=($SW_KERNELS)
 for k in "${kernels[@]}"; do
-	sw_kunit_args "$k" >/dev/null
+	sw_kunit_args "$k" >/dev/null || usage
 done
 
 sw_need_kernel_build
 tree=$(sw_kernel_tree) || exit 1
 
-failed=()
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+bad=() passed=0 failed=0
 for k in "${kernels[@]}"; do
-	sw_kunit_run "$k" "$tree" || failed+=("$k")
+	sw_kunit_run "$k" "$tree" "$log" || bad+=("$k")
+	sw_kunit_count "$log"
 done
-if [ ${#failed[@]} -ne 0 ]; then
-	sw_log "kunit: FAILED on ${failed[*]}"
+if [ ${#bad[@]} -ne 0 ]; then
+	sw_log "kunit: FAILED on ${bad[*]}"
+	echo "kunit: $passed passed, $((failed > 0 ? failed : 1)) failed"
 	exit 1
 fi
 sw_log "kunit: all suites passed on ${kernels[*]}"
+echo "kunit: $passed passed, $failed failed"

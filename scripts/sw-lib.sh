@@ -43,11 +43,17 @@ sw_need_kernel_build()
 		python3 qemu-system-x86 qemu-system-data ccache rsync cpio xz-utils kmod
 }
 
-# linux-headers-6.1.0-NN-amd64 that Debian's current 6.1 kernel goes with
-sw_debian_kernel_abi()
+# What building the module and linting it needs (Debian's headers included)
+sw_need_module_build()
 {
-	sw_need_packages linux-headers-amd64
-	dpkg-query -W -f='${Depends}' linux-headers-amd64 |
+	sw_need_packages build-essential linux-headers-amd64 sparse linux-source-6.1 rsync
+}
+
+# 6.1.0-NN-amd64: the release of Debian's current 6.1 kernel, as named by the
+# linux-headers-amd64 metapackage (empty if that is not installed)
+sw_debian_kernel_release()
+{
+	dpkg-query -W -f='${Depends}' linux-headers-amd64 2>/dev/null |
 		grep -o 'linux-headers-6\.1\.[0-9]*-[0-9]*-amd64' | head -n 1 |
 		sed 's/^linux-headers-//'
 }
@@ -77,6 +83,50 @@ sw_kernel_source()
 	echo "$src"
 }
 
+# The kernels we build, each running the KUnit suites built in:
+#   uml     UML, HZ=100 (fixed in 6.1), one CPU
+#   hz250   x86_64, HZ=250, SMP, the debug kernel (lockdep, KASAN, kmemleak...)
+#   hz1000  x86_64, HZ=1000, SMP
+# The x86_64 ones can also load the module and run the selftests.
+SW_KERNELS="uml hz250 hz1000"
+
+# kunit.py's configuration arguments for one kernel
+sw_kunit_args()
+{
+	local cfg="$SW_ROOT/scripts/configs"
+
+	case "$1" in
+	uml)
+		echo "--kunitconfig=$SW_ROOT/kunit/.kunitconfig"
+		;;
+	hz250)
+		echo "--arch=x86_64 --kunitconfig=$SW_ROOT/kunit/.kunitconfig" \
+		     "--kunitconfig=$cfg/vm.config --kunitconfig=$cfg/debug.config" \
+		     "--kconfig_add CONFIG_HZ_250=y"
+		;;
+	hz1000)
+		echo "--arch=x86_64 --kunitconfig=$SW_ROOT/kunit/.kunitconfig" \
+		     "--kunitconfig=$cfg/vm.config --kconfig_add CONFIG_HZ_1000=y"
+		;;
+	*)
+		return 1
+		;;
+	esac
+}
+
+# Where a kernel is built: keyed by source version and configuration
+sw_kunit_build_dir()
+{
+	local args key f
+
+	args=$(sw_kunit_args "$1") || sw_die "unknown kernel '$1'"
+	key=$( (for f in $(echo "$args" | grep -o -- '--kunitconfig=[^ ]*' | cut -d= -f2); do
+			cat "$f"
+		done
+		echo "$args" | sed "s|$SW_ROOT||g") | sha1sum | cut -c1-12)
+	echo "$SW_CACHE/build/$(sw_source_version)-$1-$key"
+}
+
 # The kernel tree with shadow-wheel linked in as shadow_wheel/ (for built-in
 # KUnit suites). Files whose content did not change keep their times, so a
 # rebuild compiles only what changed. Prints the tree's path.
@@ -94,4 +144,194 @@ sw_kernel_tree()
 		--include='/kunit/***' --exclude='*.o' --exclude='.*.cmd' --exclude='*' \
 		"$SW_ROOT/" "$src/shadow_wheel/" || sw_die "cannot sync sources into $src"
 	echo "$src"
+}
+
+# ---------------------------------------------------------------------------
+# Test kernels under QEMU, for scripts/vm.sh and scripts/selftests.sh
+#
+#   debian  Debian's own 6.1 kernel (HZ=250, NO_HZ_FULL), unpacked from its
+#           package into $SW_CACHE/debian/<release>/, never installed
+#   hz1000  our x86_64 HZ=1000 kernel (the hz1000 KUnit kernel)
+#   debug   our x86_64 HZ=250 debug kernel (the hz250 KUnit kernel)
+SW_VM_KERNELS="debian hz1000 debug"
+
+# What booting a test kernel and building the module for it need
+sw_need_vm()
+{
+	sw_need_packages build-essential linux-headers-amd64 rsync busybox-static \
+		cpio gzip xz-utils qemu-system-x86 qemu-system-data util-linux
+}
+
+# The KUnit kernel (scripts/kunit.sh) behind one of our test kernels
+sw_vm_kunit_kernel()
+{
+	case "$1" in
+	hz1000)
+		echo hz1000
+		;;
+	debug)
+		echo hz250
+		;;
+	*)
+		return 1
+		;;
+	esac
+}
+
+# Take the lock file $1 (waiting for it) on a new descriptor, kept in
+# sw_lock_fd; sw_unlock (or exiting) releases it
+sw_lock()
+{
+	mkdir -p "$(dirname "$1")"
+	exec {sw_lock_fd}>"$1" || sw_die "cannot open $1"
+	flock "$sw_lock_fd" || sw_die "cannot lock $1"
+}
+
+sw_unlock()
+{
+	exec {sw_lock_fd}>&-
+}
+
+# Debian's kernel package, fetched once with apt-get download and unpacked
+# with dpkg -x into the cache (never installed); prints the directory
+sw_debian_kernel_dir()
+{
+	local release dir pkg tmp
+
+	release=$(sw_debian_kernel_release)
+	[ -n "$release" ] || sw_die "linux-headers-amd64 is not installed"
+	dir=$SW_CACHE/debian/$release
+	pkg=linux-image-$release
+	[ -f "$dir/.sw-unpacked" ] && { echo "$dir"; return 0; }
+	sw_lock "$SW_CACHE/debian/.lock"
+	if [ ! -f "$dir/.sw-unpacked" ]; then
+		sw_log "fetching $pkg into $dir"
+		tmp=$(mktemp -d "$SW_CACHE/debian/fetch.XXXXXX")
+		# apt-get download as root: skip the _apt sandbox user
+		(cd "$tmp" && apt-get download -q -o APT::Sandbox::User=root "$pkg" >&2) ||
+			(apt-get update -q >&2 && cd "$tmp" &&
+			 apt-get download -q -o APT::Sandbox::User=root "$pkg" >&2) ||
+			{ rm -rf "$tmp"; sw_die "cannot download $pkg"; }
+		mkdir -p "$tmp/root"
+		dpkg -x "$tmp"/"$pkg"_*.deb "$tmp/root" || { rm -rf "$tmp"; sw_die "cannot unpack $pkg"; }
+		[ -f "$tmp/root/boot/vmlinuz-$release" ] ||
+			{ rm -rf "$tmp"; sw_die "$pkg has no boot/vmlinuz-$release"; }
+		rm -rf "$dir"
+		mv "$tmp/root" "$dir"
+		rm -rf "$tmp"
+		touch "$dir/.sw-unpacked"
+	fi
+	sw_unlock
+	echo "$dir"
+}
+
+# Debian's kernel as an uncompressed ELF vmlinux, taken once out of its
+# xz-compressed vmlinuz; prints its path, or nothing if that failed. QEMU
+# boots it through its PVH entry (CONFIG_PVH=y), which saves the 7 s the
+# decompressor takes under TCG.
+sw_debian_vmlinux()
+{
+	local dir release vmlinuz vmlinux off
+
+	dir=$(sw_debian_kernel_dir) || exit 1
+	release=$(sw_debian_kernel_release)
+	vmlinuz=$dir/boot/vmlinuz-$release
+	vmlinux=$dir/boot/vmlinux-$release
+	if [ ! -f "$vmlinux" ]; then
+		sw_lock "$SW_CACHE/debian/.lock"
+		off=$(LC_ALL=C grep -abo $'\xfd7zXZ\x00' "$vmlinuz" | head -n 1 | cut -d: -f1)
+		if [ -n "$off" ] && [ ! -f "$vmlinux" ]; then
+			tail -c +$((off + 1)) "$vmlinuz" | xz -dcq > "$vmlinux.tmp" 2>/dev/null
+			# xz complains about the data after the stream: check the
+			# result has the PVH entry note (Xen note type 18)
+			if readelf -n "$vmlinux.tmp" 2>/dev/null |
+			   grep -qE 'Xen .*\(0x00000012\)'; then
+				mv "$vmlinux.tmp" "$vmlinux"
+			else
+				rm -f "$vmlinux.tmp"
+			fi
+		fi
+		sw_unlock
+	fi
+	[ -f "$vmlinux" ] && echo "$vmlinux"
+	return 0
+}
+
+# The build directory of one of our test kernels, building it (and running
+# its KUnit suites) with scripts/kunit.sh first if it has no bzImage yet
+sw_vm_build_dir()
+{
+	local kunit build
+
+	kunit=$(sw_vm_kunit_kernel "$1") || sw_die "unknown kernel '$1'"
+	build=$(sw_kunit_build_dir "$kunit")
+	if [ ! -f "$build/arch/x86/boot/bzImage" ] || [ ! -f "$build/Module.symvers" ]; then
+		sw_log "no $kunit kernel in $build: running scripts/kunit.sh $kunit"
+		"$SW_ROOT/scripts/kunit.sh" "$kunit" >&2
+		[ -f "$build/arch/x86/boot/bzImage" ] || sw_die "building the $kunit kernel failed"
+	fi
+	echo "$build"
+}
+
+# The kernel image QEMU boots for a test kernel (for Debian's, the vmlinux
+# when there is one)
+sw_vm_kernel_image()
+{
+	local dir
+
+	case "$1" in
+	debian)
+		dir=$(sw_debian_kernel_dir) || exit 1
+		sw_debian_vmlinux | grep . ||
+			echo "$dir/boot/vmlinuz-$(sw_debian_kernel_release)"
+		;;
+	*)
+		dir=$(sw_vm_build_dir "$1") || exit 1
+		echo "$dir/arch/x86/boot/bzImage"
+		;;
+	esac
+}
+
+# Where an out-of-tree module for a test kernel is built against (KDIR)
+sw_module_kdir()
+{
+	local kdir
+
+	case "$1" in
+	debian)
+		kdir=/usr/src/linux-headers-$(sw_debian_kernel_release)
+		[ -d "$kdir" ] || sw_die "no kernel headers at $kdir"
+		echo "$kdir"
+		;;
+	*)
+		sw_vm_build_dir "$1"
+		;;
+	esac
+}
+
+# Build shadow_wheel.ko for a test kernel (debian, hz1000, debug) with the
+# repo's Kbuild, in a scratch copy of the repo under $SW_CACHE/module/ so no
+# object lands in the repo; prints the path of the .ko. The copy is kept per
+# kernel and checkout: a rebuild compiles only the files whose content
+# changed.
+sw_build_module()
+{
+	local kdir work log
+
+	kdir=$(sw_module_kdir "$1") || exit 1
+	work=$SW_CACHE/module/$(basename "$kdir")-$(echo "$SW_ROOT" | sha1sum | cut -c1-8)
+	log=$work/build.log
+	sw_lock "$work.lock"
+	mkdir -p "$work/src"
+	rsync -rc --delete --exclude=/.git --exclude='*.o' --exclude='*.ko' \
+		--exclude='*.mod' --exclude='*.mod.c' --exclude='.*.cmd' --exclude='*.a' \
+		--exclude=Module.symvers --exclude=modules.order --exclude='.tmp_*' \
+		"$SW_ROOT/" "$work/src/" || sw_die "cannot copy the sources to $work/src"
+	if ! make -C "$kdir" M="$work/src" -j"$SW_JOBS" modules >"$log" 2>&1; then
+		cat "$log" >&2
+		sw_die "building shadow_wheel.ko for $1 ($kdir) failed"
+	fi
+	sw_unlock
+	[ -f "$work/src/shadow_wheel.ko" ] || sw_die "no shadow_wheel.ko in $work/src"
+	echo "$work/src/shadow_wheel.ko"
 }

@@ -5,6 +5,7 @@
 
 #include <linux/types.h>
 
+#define BIT(nr)		(1UL << (nr))
 #define BIT_WORD(nr)	((nr) / BITS_PER_LONG)
 #define BIT_MASK(nr)	(1UL << ((nr) % BITS_PER_LONG))
 
@@ -49,6 +50,11 @@ static inline unsigned long find_next_bit(const unsigned long *addr, unsigned lo
 	}
 	offset = BIT_WORD(offset) * BITS_PER_LONG + __builtin_ctzl(word);
 	return offset < size ? offset : size;
+}
+
+static inline unsigned long find_first_bit(const unsigned long *addr, unsigned long size)
+{
+	return find_next_bit(addr, size, 0);
 }
 
 #endif

@@ -1,0 +1,32 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# shadow-wheel, out of tree. The module builds against KDIR: by default the
+# headers of Debian's current 6.1 kernel (make setup installs them).
+
+KDIR ?= /usr/src/linux-headers-$(shell bash -c '. scripts/sw-lib.sh && sw_debian_kernel_release')
+
+all: modules
+
+modules:
+	@test -d "$(KDIR)" || { echo "no kernel headers in '$(KDIR)': run 'make setup' or set KDIR"; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+clean:
+	@test ! -d "$(KDIR)" || $(MAKE) -C $(KDIR) M=$(CURDIR) clean
+
+# Install what building, linting and testing need (Debian packages)
+setup:
+	bash -c '. scripts/sw-lib.sh && sw_need_module_build && sw_need_kernel_build'
+
+# The KUnit suites under UML (HZ=100) and QEMU x86_64 (HZ=250, HZ=1000)
+kunit:
+	scripts/kunit.sh all
+
+lint:
+	scripts/lint.sh
+
+# Everything, from a fresh Debian 12 machine: what CI runs
+check:
+	scripts/check.sh
+
+.PHONY: all modules clean setup kunit lint check

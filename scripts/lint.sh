@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make lint: the module built with W=1 and sparse (C=2) against Debian's
+# headers, the KUnit suites likewise inside the UML KUnit tree, and
+# checkpatch.pl --strict over every C file. Any warning in our files fails.
+set -u
+. "$(dirname "$0")/sw-lib.sh"
+
+sw_need_module_build
+release=$(sw_debian_kernel_release)
+kdir=${KDIR:-/usr/src/linux-headers-$release}
+[ -d "$kdir" ] || sw_die "no kernel headers at $kdir"
+src=$(sw_kernel_source) || exit 1
+status=0
+
+# Warnings and errors that point into our sources ($1: how paths start)
+sw_our_warnings()
+{
+	grep -E "^($1)[^:]*:[0-9]+(:[0-9]+)?: (warning|error)" || true
+}
+
+sw_report()
+{
+	local what=$1 out=$2
+
+	if [ -n "$out" ]; then
+		echo "$out"
+		sw_log "lint: $what: FAILED"
+		status=1
+	else
+		sw_log "lint: $what: clean"
+	fi
+}
+
+# The module, out of tree, in a scratch copy so no object lands in the repo
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+rsync -a --exclude=.git "$SW_ROOT/" "$work/"
+out=$(make -C "$kdir" M="$work" W=1 C=2 modules 2>&1)
+rc=$?
+[ $rc -eq 0 ] || { echo "$out"; sw_die "module build failed"; }
+sw_report "module W=1 C=2 ($kdir)" "$(echo "$out" | sed "s|^$work/||" | sw_our_warnings 'module/|kunit/')"
+
+# The KUnit suites, in the UML KUnit tree (built by scripts/kunit.sh uml)
+tree=$(sw_kernel_tree) || exit 1
+build=$(sw_kunit_build_dir uml)
+if [ ! -f "$build/.config" ] || ! grep -q '^CONFIG_SHADOW_WHEEL_KUNIT_TEST=y' "$build/.config"; then
+	sw_log "lint: building the UML KUnit kernel first"
+	"$SW_ROOT/scripts/kunit.sh" uml >/dev/null || sw_die "UML KUnit run failed"
+fi
+out=$(make -C "$tree" O="$build" ARCH=um W=1 C=2 shadow_wheel/ 2>&1)
+rc=$?
+[ $rc -eq 0 ] || { echo "$out"; sw_die "KUnit suites build failed"; }
+sw_report "KUnit suites W=1 C=2 (UML)" "$(echo "$out" | sed "s|^$tree/||" | sw_our_warnings 'shadow_wheel/')"
+
+# checkpatch over every C source and header, and the Kconfig
+files=$(cd "$SW_ROOT" && git ls-files -co --exclude-standard '*.c' '*.h' Kconfig)
+out=$(cd "$SW_ROOT" && "$src/scripts/checkpatch.pl" --strict --no-tree --quiet \
+	--show-types -f $files 2>&1)
+sw_report "checkpatch --strict" "$out"
+
+exit $status
