@@ -323,6 +323,27 @@ bool sw_cancel(struct sw_base *base, struct sw_timer *timer)
 	return true;
 }
 
+/**
+ * sw_take_any - take some pending timer out of the wheel
+ * @base:	the wheel
+ *
+ * For emptying a wheel: moving its timers elsewhere, or freeing them.
+ * Timers of a tick collected but not popped are not in the wheel.
+ *
+ * Return: the timer, no longer pending, or NULL if the wheel is empty.
+ */
+struct sw_timer *sw_take_any(struct sw_base *base)
+{
+	unsigned int idx = find_first_bit(base->pending_map, SW_TOTAL_BUCKETS);
+	struct sw_timer *timer;
+
+	if (idx >= SW_TOTAL_BUCKETS)
+		return NULL;
+	timer = hlist_entry(base->vectors[idx].first, struct sw_timer, entry);
+	sw_detach(base, timer);
+	return timer;
+}
+
 /*
  * Distance from bucket @start (0 .. LVL_SIZE - 1) of the level beginning
  * at bit @offset to the next bucket with a pending bit, wrapping around

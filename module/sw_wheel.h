@@ -21,7 +21,7 @@ enum sw_wheel_kind {
 };
 
 #define SW_LVL_CLK_SHIFT	3
-#define SW_LVL_CLK_DIV		(1UL << SW_LVL_CLK_SHIFT)
+#define SW_LVL_CLK_DIV		BIT(SW_LVL_CLK_SHIFT)
 #define SW_LVL_CLK_MASK		(SW_LVL_CLK_DIV - 1)
 
 /* The largest geometry: mainline's 9 levels of 64 buckets (HZ > 100) */
@@ -183,6 +183,8 @@ static inline unsigned int sw_timer_level(const struct sw_base *base,
 enum sw_modify_result sw_modify(struct sw_base *base, struct sw_timer *timer,
 				unsigned long expires);
 bool sw_cancel(struct sw_base *base, struct sw_timer *timer);
+
+struct sw_timer *sw_take_any(struct sw_base *base);
 
 bool sw_next_expiry(const struct sw_base *base, unsigned long *next);
 void sw_forward_clock(struct sw_base *base, unsigned long now);
