@@ -688,6 +688,35 @@ static void sw_ops_clock_wraps(struct kunit *test)
 	}
 }
 
+/* Emptying a wheel, as hotplug and unload do, finds every timer once */
+static void sw_ops_take_any_empties_the_wheel(struct kunit *test)
+{
+	const struct sw_test_param *param = test->param_value;
+	struct sw_base *base = sw_test_new_base(test, sw_test_clock(param, 1));
+	struct sw_test_timer *t = sw_test_timers(test, SW_EXPIRY_TIMERS);
+	struct sw_timer *timer;
+	unsigned long next;
+	unsigned int i, taken = 0;
+
+	for (i = 0; i < SW_EXPIRY_TIMERS; i++) {
+		sw_timer_init(&t[i].timer, i % 2 ? SW_TIMER_DEFERRABLE : 0);
+		sw_modify(base, &t[i].timer, base->clk + sw_expiry_delta(i));
+	}
+	while ((timer = sw_take_any(base))) {
+		struct sw_test_timer *tt = container_of(timer, struct sw_test_timer, timer);
+
+		KUNIT_EXPECT_FALSE(test, sw_timer_pending(timer));
+		KUNIT_EXPECT_EQ(test, tt->expired, 0U);
+		/* Mark it, so that a timer handed out twice shows */
+		tt->expired++;
+		taken++;
+	}
+	KUNIT_EXPECT_EQ(test, taken, SW_EXPIRY_TIMERS);
+	KUNIT_EXPECT_EQ(test, find_first_bit(base->pending_map, SW_TOTAL_BUCKETS),
+			(unsigned long)SW_TOTAL_BUCKETS);
+	KUNIT_EXPECT_FALSE(test, sw_next_expiry(base, &next));
+}
+
 static struct kunit_case sw_ops_cases[] = {
 	KUNIT_CASE_PARAM(sw_ops_modify_fast_paths, sw_test_gen_params),
 	KUNIT_CASE_PARAM(sw_ops_cancel_keeps_bitmap_exact, sw_test_gen_params),
@@ -695,6 +724,7 @@ static struct kunit_case sw_ops_cases[] = {
 	KUNIT_CASE_PARAM(sw_ops_rearm_from_callback, sw_test_gen_params),
 	KUNIT_CASE_PARAM(sw_ops_forward_idle_clock, sw_test_gen_params),
 	KUNIT_CASE_PARAM(sw_ops_clock_wraps, sw_test_gen_params),
+	KUNIT_CASE_PARAM(sw_ops_take_any_empties_the_wheel, sw_test_gen_params),
 	{}
 };
 
