@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * shadow-wheel: module entry.
- *
- * Picks the wheel geometry from the module parameter and the running
- * kernel's HZ and reports its levels.
+ * shadow-wheel: a shadow timer wheel per CPU beside the kernel's own, on
+ * the running kernel's jiffies, with debugfs to load it and watch it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -11,13 +9,14 @@
 #include <linux/moduleparam.h>
 #include <linux/string.h>
 
+#include "sw_cpu.h"
+#include "sw_debugfs.h"
 #include "sw_wheel.h"
+#include "sw_workload.h"
 
 static char *geometry = "seed";
 module_param(geometry, charp, 0444);
 MODULE_PARM_DESC(geometry, "wheel geometry: seed (default) or mainline");
-
-static struct sw_geometry sw_geo;
 
 static int sw_parse_geometry(const char *name, enum sw_wheel_kind *kind)
 {
@@ -34,8 +33,8 @@ static int sw_parse_geometry(const char *name, enum sw_wheel_kind *kind)
 
 static int __init sw_init(void)
 {
+	const struct sw_geometry *geo;
 	enum sw_wheel_kind kind;
-	unsigned int lvl;
 	int ret;
 
 	ret = sw_parse_geometry(geometry, &kind);
@@ -43,22 +42,27 @@ static int __init sw_init(void)
 		pr_err("unknown geometry '%s' (seed or mainline)\n", geometry);
 		return ret;
 	}
-	ret = sw_geometry_init(&sw_geo, kind, HZ);
+	ret = sw_cpus_init(kind);
 	if (ret) {
-		pr_err("HZ=%d is not supported\n", HZ);
+		pr_err("cannot set up the shadow wheels at HZ=%d (%pe)\n", HZ, ERR_PTR(ret));
 		return ret;
 	}
-
-	pr_info("%s wheel, HZ=%d, %u levels of %u buckets\n", geometry, HZ, sw_geo.depth,
-		sw_lvl_size(&sw_geo));
-	for (lvl = 0; lvl < sw_geo.depth; lvl++)
-		pr_info("level %u gran %lu range %lu..%lu ticks\n", lvl, sw_lvl_gran(lvl),
-			sw_geo.lvl_start[lvl], sw_geo.lvl_start[lvl + 1] - 1);
+	ret = sw_debugfs_init();
+	if (ret) {
+		sw_cpus_exit();
+		return ret;
+	}
+	geo = sw_cpus_geometry();
+	pr_info("%s wheel, HZ=%d, %u levels of %u buckets\n", geometry, HZ, geo->depth,
+		sw_lvl_size(geo));
 	return 0;
 }
 
 static void __exit sw_exit(void)
 {
+	sw_debugfs_exit();
+	sw_workload_stop();
+	sw_cpus_exit();
 }
 
 module_init(sw_init);

@@ -1,0 +1,654 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * shadow-wheel: one shadow wheel per CPU, on the kernel's jiffies.
+ *
+ * Each CPU has a wheel (the one under study) and a cancel queue (a second
+ * wheel of the workload's own, holding the times at which the workload
+ * cancels or re-arms its timers, as a driver would on I/O completion),
+ * under one irq-safe lock. A tasklet on the CPU brings both up to jiffies
+ * and runs what is due, in softirq context. What schedules it:
+ *
+ *  - a pinned hrtimer set for the next non-deferrable expiry of either,
+ *    found from their bitmaps. Nothing else of ours wakes an idle CPU;
+ *    when the hrtimer finds its CPU idle, that is a wakeup;
+ *  - a pinned deferrable kernel timer re-armed every tick, which runs
+ *    only while the CPU is awake anyway, as do deferrable shadow timers;
+ *  - a kernel timer added on the CPU (add_timer_on(), which also makes an
+ *    idle CPU notice it) when a timer armed from another CPU is due before
+ *    the hrtimer was set for; from the CPU itself, the tasklet directly.
+ *
+ * A CPU going offline hands its timers to an online CPU; one coming
+ * online starts with a fresh clock at jiffies.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
+#include <linux/hrtimer.h>
+#include <linux/interrupt.h>
+#include <linux/jiffies.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/timer.h>
+
+#include "sw_cpu.h"
+
+struct sw_cpu {
+	spinlock_t		lock;		/* everything below */
+	struct sw_base		wheel;
+	struct sw_base		cancels;
+	struct sw_stats		stats;
+	bool			online;
+	bool			kick_pending;
+	bool			wakeup_set;
+	unsigned long		wakeup_at;	/* jiffies the hrtimer is set for */
+	unsigned int		cpu;
+	struct tasklet_struct	tasklet;
+	struct hrtimer		wakeup;
+	struct timer_list	poll;
+	struct timer_list	kick;
+};
+
+static struct sw_cpu **sw_cpus;
+static struct sw_geometry sw_geo;
+static struct sw_geometry sw_cancel_geo;
+static struct kmem_cache *sw_shadow_cache;
+static atomic_long_t sw_live = ATOMIC_LONG_INIT(0);
+static bool sw_rearming;
+static int sw_hp_state;
+
+const struct sw_geometry *sw_cpus_geometry(void)
+{
+	return &sw_geo;
+}
+
+/**
+ * sw_shadows_reserve - count @n shadow timers against a limit
+ * @n:		how many are about to be allocated
+ * @max:	the most there may be at once
+ *
+ * Each sw_shadow_alloc() uses one reservation and sw_shadow_free() gives
+ * it back; reservations not used go back with sw_shadows_unreserve().
+ *
+ * Return: false, reserving nothing, if that would make more than @max.
+ */
+bool sw_shadows_reserve(long n, long max)
+{
+	if (atomic_long_add_return(n, &sw_live) > max) {
+		atomic_long_sub(n, &sw_live);
+		return false;
+	}
+	return true;
+}
+
+void sw_shadows_unreserve(long n)
+{
+	atomic_long_sub(n, &sw_live);
+}
+
+struct sw_shadow *sw_shadow_alloc(unsigned int flags)
+{
+	struct sw_shadow *shadow = kmem_cache_zalloc(sw_shadow_cache, GFP_KERNEL);
+
+	if (shadow) {
+		sw_timer_init(&shadow->timer, flags);
+		sw_timer_init(&shadow->cancel, 0);
+	}
+	return shadow;
+}
+
+void sw_shadow_free(struct sw_shadow *shadow)
+{
+	kmem_cache_free(sw_shadow_cache, shadow);
+	atomic_long_dec(&sw_live);
+}
+
+/* Shadow timers reserved or alive */
+long sw_shadows_live(void)
+{
+	return atomic_long_read(&sw_live);
+}
+
+/* Periodic and timeout timers re-arm only while a workload runs */
+void sw_cpus_set_rearming(bool on)
+{
+	WRITE_ONCE(sw_rearming, on);
+}
+
+/*
+ * Set the cancel time of @shadow, @shadow->cancel_delay after now, making
+ * sure the cancel queue runs it before the wheel expires the timer.
+ */
+static void sw_cpu_arm_cancel(struct sw_cpu *c, struct sw_shadow *shadow, unsigned long now)
+{
+	unsigned long delay = shadow->cancel_delay;
+
+	if (!delay) {
+		sw_cancel(&c->cancels, &shadow->cancel);
+		return;
+	}
+	sw_forward_clock(&c->cancels, now);
+	for (;;) {
+		sw_modify(&c->cancels, &shadow->cancel, now + delay);
+		if (sw_time_before(shadow->cancel.bucket_expiry, shadow->timer.bucket_expiry) ||
+		    !delay)
+			break;
+		delay /= 2;
+	}
+}
+
+/*
+ * Make sure the tasklet runs in time for @shadow, armed on @c from any CPU:
+ * if it is due before the hrtimer is set for, run the tasklet now (it sets
+ * the hrtimer again), from a kernel timer on @c's CPU if that is not this
+ * one. Called with @c's lock held (and so no migration).
+ */
+static void sw_cpu_kick_for(struct sw_cpu *c, struct sw_shadow *shadow)
+{
+	unsigned long due = shadow->timer.bucket_expiry;
+
+	if (shadow->timer.flags & SW_TIMER_DEFERRABLE)
+		return;
+	if (shadow->cancel_delay && sw_time_before(shadow->cancel.bucket_expiry, due))
+		due = shadow->cancel.bucket_expiry;
+	if (c->wakeup_set && !sw_time_before(due, c->wakeup_at))
+		return;
+	/* Until the tasklet sets the hrtimer, this is the earliest known */
+	c->wakeup_set = true;
+	c->wakeup_at = due;
+	if (c->cpu == smp_processor_id()) {
+		tasklet_schedule(&c->tasklet);
+	} else if (!c->kick_pending) {
+		c->kick_pending = true;
+		c->kick.expires = jiffies;
+		add_timer_on(&c->kick, c->cpu);
+	}
+}
+
+/* Put @shadow into @c's wheel @delta ticks from now; called with the lock held */
+static void sw_cpu_enqueue(struct sw_cpu *c, struct sw_shadow *shadow, unsigned long delta)
+{
+	unsigned long now = jiffies;
+
+	sw_forward_clock(&c->wheel, now);
+	sw_modify(&c->wheel, &shadow->timer, now + delta);
+	sw_cpu_arm_cancel(c, shadow, now);
+}
+
+/**
+ * sw_cpu_arm - arm a shadow timer on a CPU
+ * @cpu:	the CPU
+ * @shadow:	from sw_shadow_alloc(), not pending, kind and delays set
+ * @delta:	ticks from now
+ *
+ * Return: 0, or -ENODEV if @cpu is not online (@shadow is left alone).
+ */
+int sw_cpu_arm(unsigned int cpu, struct sw_shadow *shadow, unsigned long delta)
+{
+	struct sw_cpu *c;
+	unsigned long flags;
+
+	if (cpu >= nr_cpu_ids || !sw_cpus[cpu])
+		return -ENODEV;
+	c = sw_cpus[cpu];
+	spin_lock_irqsave(&c->lock, flags);
+	if (!c->online) {
+		spin_unlock_irqrestore(&c->lock, flags);
+		return -ENODEV;
+	}
+	sw_cpu_enqueue(c, shadow, delta);
+	c->stats.armed++;
+	c->stats.pending++;
+	sw_cpu_kick_for(c, shadow);
+	spin_unlock_irqrestore(&c->lock, flags);
+	return 0;
+}
+
+/* Account for an expired timer: its level's lateness, or early, or clamped */
+static void sw_cpu_account_expiry(struct sw_cpu *c, struct sw_shadow *shadow, unsigned long clk)
+{
+	struct sw_timer *timer = &shadow->timer;
+	long late = clk - timer->expires;
+
+	c->stats.expired++;
+	c->stats.pending--;
+	if (timer->flags & SW_TIMER_CLAMPED)
+		c->stats.clamped++;
+	else if (late < 0)
+		c->stats.early++;
+	else
+		sw_hist_add(&c->stats.lateness[sw_timer_level(&c->wheel, timer)], late);
+}
+
+/*
+ * The shadow timer's callback, in softirq context with the lock held (it is
+ * dropped around it by the caller only to let other CPUs in): record the
+ * delay from its tick to now, then re-arm or free it.
+ */
+static void sw_cpu_expire(struct sw_cpu *c, struct sw_shadow *shadow, unsigned long clk)
+{
+	sw_hist_add(&c->stats.delivery, jiffies - clk);
+	if (shadow->kind == SW_SHADOW_PERIODIC && shadow->rearms && READ_ONCE(sw_rearming)) {
+		shadow->rearms--;
+		sw_cpu_enqueue(c, shadow, shadow->period);
+		c->stats.armed++;
+		c->stats.pending++;
+		return;
+	}
+	sw_shadow_free(shadow);
+}
+
+/* The workload's cancel time for @shadow has come: cancel it, or re-arm it */
+static void sw_cpu_cancel_due(struct sw_cpu *c, struct sw_shadow *shadow)
+{
+	if (shadow->kind == SW_SHADOW_TIMEOUT && shadow->rearms && READ_ONCE(sw_rearming)) {
+		/* Pushed further out while still pending, as on each ACK */
+		shadow->rearms--;
+		sw_cpu_enqueue(c, shadow, shadow->period);
+		c->stats.modified++;
+		return;
+	}
+	if (sw_cancel(&c->wheel, &shadow->timer)) {
+		c->stats.cancelled++;
+		c->stats.pending--;
+		sw_shadow_free(shadow);
+	}
+}
+
+static void sw_cpu_set_wakeup(struct sw_cpu *c, unsigned long now)
+{
+	unsigned long next, next_cancel;
+	bool found = sw_next_expiry(&c->wheel, &next);
+
+	if (sw_next_expiry(&c->cancels, &next_cancel)) {
+		if (!found || sw_time_before(next_cancel, next))
+			next = next_cancel;
+		found = true;
+	}
+	c->wakeup_set = found;
+	if (!found) {
+		hrtimer_try_to_cancel(&c->wakeup);
+		return;
+	}
+	c->wakeup_at = next;
+	/*
+	 * Relative to the current jiffy, whatever part of it has gone: the
+	 * hrtimer cannot fire before jiffies reaches @next.
+	 */
+	next = sw_time_after(next, now) ? next - now : 0;
+	hrtimer_start(&c->wakeup, ns_to_ktime((u64)next * TICK_NSEC), HRTIMER_MODE_REL_PINNED);
+}
+
+static void sw_cpu_run(struct tasklet_struct *t)
+{
+	struct sw_cpu *c = from_tasklet(c, t, tasklet);
+	u64 start = ktime_get_ns();
+	struct sw_timer *timer;
+	struct sw_tick tick;
+	unsigned long now;
+
+	spin_lock_irq(&c->lock);
+	/* Stopped, or run elsewhere after its CPU went away: leave it */
+	if (!c->online || c->cpu != smp_processor_id())
+		goto out;
+	now = jiffies;
+	c->stats.runs++;
+	if (!sw_time_after(c->wheel.clk, now)) {
+		unsigned long ticks = now - c->wheel.clk + 1;
+
+		if (ticks > 1)
+			c->stats.catchup_runs++;
+		c->stats.catchup_max = max(c->stats.catchup_max, ticks);
+	}
+
+	while (sw_collect_tick(&c->wheel, now, &tick)) {
+		c->stats.cascaded += tick.cascaded;
+		while ((timer = sw_tick_pop(&tick))) {
+			struct sw_shadow *shadow = container_of(timer, struct sw_shadow, timer);
+
+			sw_cpu_account_expiry(c, shadow, tick.clk);
+			sw_cancel(&c->cancels, &shadow->cancel);
+			/* Let the other CPUs in between callbacks, as the kernel's wheel does */
+			spin_unlock_irq(&c->lock);
+			spin_lock_irq(&c->lock);
+			sw_cpu_expire(c, shadow, tick.clk);
+		}
+	}
+	while (sw_collect_tick(&c->cancels, now, &tick)) {
+		while ((timer = sw_tick_pop(&tick)))
+			sw_cpu_cancel_due(c, container_of(timer, struct sw_shadow, cancel));
+	}
+	sw_cpu_set_wakeup(c, now);
+	c->stats.tick_ns_max = max(c->stats.tick_ns_max, ktime_get_ns() - start);
+out:
+	spin_unlock_irq(&c->lock);
+}
+
+static enum hrtimer_restart sw_cpu_wakeup(struct hrtimer *hrtimer)
+{
+	struct sw_cpu *c = container_of(hrtimer, struct sw_cpu, wakeup);
+
+	/* The hrtimer interrupt came in while the CPU idled: we woke it */
+	if (is_idle_task(current)) {
+		spin_lock(&c->lock);
+		c->stats.wakeups++;
+		spin_unlock(&c->lock);
+	}
+	tasklet_schedule(&c->tasklet);
+	return HRTIMER_NORESTART;
+}
+
+static void sw_cpu_poll(struct timer_list *timer)
+{
+	struct sw_cpu *c = from_timer(c, timer, poll);
+
+	tasklet_schedule(&c->tasklet);
+	if (READ_ONCE(c->online))
+		mod_timer(&c->poll, jiffies + 1);
+}
+
+static void sw_cpu_kick(struct timer_list *timer)
+{
+	struct sw_cpu *c = from_timer(c, timer, kick);
+
+	spin_lock_irq(&c->lock);
+	c->kick_pending = false;
+	spin_unlock_irq(&c->lock);
+	tasklet_schedule(&c->tasklet);
+}
+
+/* Stop everything that would run @c's tasklet, then the tasklet itself */
+static void sw_cpu_stop(struct sw_cpu *c)
+{
+	spin_lock_irq(&c->lock);
+	c->online = false;
+	spin_unlock_irq(&c->lock);
+	del_timer_sync(&c->poll);
+	del_timer_sync(&c->kick);
+	hrtimer_cancel(&c->wakeup);
+	tasklet_kill(&c->tasklet);
+}
+
+static int sw_cpu_online(unsigned int cpu)
+{
+	struct sw_cpu *c = sw_cpus[cpu];
+
+	spin_lock_irq(&c->lock);
+	WARN_ON_ONCE(c->stats.pending);
+	sw_base_init(&c->wheel, &sw_geo, jiffies);
+	sw_base_init(&c->cancels, &sw_cancel_geo, jiffies);
+	c->wakeup_set = false;
+	c->kick_pending = false;
+	c->online = true;
+	spin_unlock_irq(&c->lock);
+	/* Pinned: this runs on @cpu, so that is where the timer goes */
+	mod_timer(&c->poll, jiffies + 1);
+	return 0;
+}
+
+/* Move every timer of @from to @to, both locked */
+static u64 sw_cpu_move_timers(struct sw_cpu *from, struct sw_cpu *to)
+{
+	unsigned long now = jiffies;
+	struct sw_timer *timer;
+	u64 moved = 0;
+
+	sw_forward_clock(&to->wheel, now);
+	sw_forward_clock(&to->cancels, now);
+	while ((timer = sw_take_any(&from->wheel))) {
+		sw_modify(&to->wheel, timer, timer->expires);
+		moved++;
+	}
+	while ((timer = sw_take_any(&from->cancels)))
+		sw_modify(&to->cancels, timer, timer->expires);
+	return moved;
+}
+
+static int sw_cpu_offline(unsigned int cpu)
+{
+	struct sw_cpu *c = sw_cpus[cpu], *to;
+	unsigned int target;
+	u64 moved;
+
+	sw_cpu_stop(c);
+	target = cpumask_any_but(cpu_online_mask, cpu);
+	if (WARN_ON_ONCE(target >= nr_cpu_ids))
+		return 0;
+	to = sw_cpus[target];
+
+	/* Lock in CPU order, as anyone taking two of these locks must */
+	if (cpu < target) {
+		spin_lock_irq(&c->lock);
+		spin_lock_nested(&to->lock, SINGLE_DEPTH_NESTING);
+	} else {
+		spin_lock_irq(&to->lock);
+		spin_lock_nested(&c->lock, SINGLE_DEPTH_NESTING);
+	}
+	moved = sw_cpu_move_timers(c, to);
+	c->stats.pending -= moved;
+	c->stats.migrated_out += moved;
+	to->stats.pending += moved;
+	to->stats.migrated_in += moved;
+	/* Whatever the hrtimer of @to is set for, these may be due earlier */
+	to->wakeup_set = false;
+	if (!to->kick_pending) {
+		to->kick_pending = true;
+		to->kick.expires = jiffies;
+		add_timer_on(&to->kick, target);
+	}
+	spin_unlock(cpu < target ? &to->lock : &c->lock);
+	spin_unlock_irq(cpu < target ? &c->lock : &to->lock);
+
+	if (moved)
+		pr_debug("cpu%u offline: %llu timers moved to cpu%u\n", cpu, moved, target);
+	return 0;
+}
+
+/* Cancel and free every timer of @c; called with its lock held */
+static void sw_cpu_drain(struct sw_cpu *c)
+{
+	struct sw_timer *timer;
+
+	while ((timer = sw_take_any(&c->cancels)))
+		;
+	while ((timer = sw_take_any(&c->wheel))) {
+		sw_shadow_free(container_of(timer, struct sw_shadow, timer));
+		c->stats.cancelled++;
+		c->stats.pending--;
+	}
+}
+
+void sw_cpus_cancel_all(void)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct sw_cpu *c = sw_cpus[cpu];
+
+		spin_lock_irq(&c->lock);
+		sw_cpu_drain(c);
+		c->wakeup_set = false;
+		spin_unlock_irq(&c->lock);
+	}
+}
+
+void sw_cpus_reset_stats(void)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct sw_cpu *c = sw_cpus[cpu];
+
+		spin_lock_irq(&c->lock);
+		sw_stats_reset(&c->stats);
+		spin_unlock_irq(&c->lock);
+	}
+}
+
+/**
+ * sw_cpus_stats - a consistent copy of every CPU's figures
+ * @total:	set to their sum
+ *
+ * Return: an array of nr_cpu_ids copies to kfree(), or NULL (no memory).
+ */
+struct sw_stats *sw_cpus_stats(struct sw_stats *total)
+{
+	struct sw_stats *stats = kcalloc(nr_cpu_ids, sizeof(*stats), GFP_KERNEL);
+	unsigned int cpu;
+
+	if (!stats)
+		return NULL;
+	memset(total, 0, sizeof(*total));
+	/* Timers move between CPUs only on hotplug */
+	cpus_read_lock();
+	for_each_possible_cpu(cpu) {
+		struct sw_cpu *c = sw_cpus[cpu];
+
+		spin_lock_irq(&c->lock);
+		stats[cpu] = c->stats;
+		spin_unlock_irq(&c->lock);
+		sw_stats_add(total, &stats[cpu]);
+	}
+	cpus_read_unlock();
+	return stats;
+}
+
+static void sw_cpu_count_level(const struct sw_base *base, unsigned int offs,
+			       unsigned int *buckets, unsigned int *timers)
+{
+	unsigned int i, size = sw_lvl_size(&base->geo);
+	struct sw_timer *timer;
+
+	*buckets = 0;
+	*timers = 0;
+	for (i = offs; i < offs + size; i++) {
+		if (!test_bit(i, base->pending_map))
+			continue;
+		(*buckets)++;
+		hlist_for_each_entry(timer, &base->vectors[i], entry)
+			(*timers)++;
+	}
+}
+
+/* cpuN/wheel: the wheel's clock, next expiry and the occupancy of its levels */
+void sw_cpu_show_wheel(struct seq_file *m, unsigned int cpu)
+{
+	struct sw_cpu *c = sw_cpus[cpu];
+	unsigned int lvl, nb[SW_MAX_DEPTH], nt[SW_MAX_DEPTH], db[SW_MAX_DEPTH], dt[SW_MAX_DEPTH];
+	unsigned long clk, next;
+	bool online, found;
+	u64 pending;
+
+	spin_lock_irq(&c->lock);
+	clk = c->wheel.clk;
+	online = c->online;
+	pending = c->stats.pending;
+	found = sw_next_expiry(&c->wheel, &next);
+	for (lvl = 0; lvl < sw_geo.depth; lvl++) {
+		unsigned int offs = sw_lvl_offs(&sw_geo, lvl);
+
+		sw_cpu_count_level(&c->wheel, offs, &nb[lvl], &nt[lvl]);
+		sw_cpu_count_level(&c->wheel, SW_DEFERRABLE_OFFSET + offs, &db[lvl], &dt[lvl]);
+	}
+	spin_unlock_irq(&c->lock);
+
+	seq_printf(m, "online %d\nclk %lu\njiffies %lu\n", online, clk, jiffies);
+	if (found)
+		seq_printf(m, "next_expiry %lu\n", next);
+	else
+		seq_puts(m, "next_expiry none\n");
+	seq_printf(m, "pending %llu\n", pending);
+	for (lvl = 0; lvl < sw_geo.depth; lvl++)
+		seq_printf(m,
+			   "level %u normal_buckets %u normal_timers %u deferrable_buckets %u deferrable_timers %u\n",
+			   lvl, nb[lvl], nt[lvl], db[lvl], dt[lvl]);
+}
+
+static void sw_cpus_free(void)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		kfree(sw_cpus[cpu]);
+	kfree(sw_cpus);
+	sw_cpus = NULL;
+}
+
+/**
+ * sw_cpus_init - set up a shadow wheel on every CPU
+ * @kind:	the geometry of the wheels under study
+ *
+ * Return: 0 or a negative error.
+ */
+int sw_cpus_init(enum sw_wheel_kind kind)
+{
+	unsigned int cpu;
+	int ret;
+
+	ret = sw_geometry_init(&sw_geo, kind, HZ);
+	if (ret)
+		return ret;
+	/* The workload's own queue always uses mainline's shape */
+	ret = sw_geometry_init(&sw_cancel_geo, SW_WHEEL_MAINLINE, HZ);
+	if (ret)
+		return ret;
+
+	sw_shadow_cache = KMEM_CACHE(sw_shadow, 0);
+	if (!sw_shadow_cache)
+		return -ENOMEM;
+	sw_cpus = kcalloc(nr_cpu_ids, sizeof(*sw_cpus), GFP_KERNEL);
+	if (!sw_cpus)
+		goto nomem;
+	for_each_possible_cpu(cpu) {
+		struct sw_cpu *c = kzalloc_node(sizeof(*c), GFP_KERNEL, cpu_to_node(cpu));
+
+		if (!c)
+			goto nomem;
+		sw_cpus[cpu] = c;
+		c->cpu = cpu;
+		spin_lock_init(&c->lock);
+		sw_base_init(&c->wheel, &sw_geo, jiffies);
+		sw_base_init(&c->cancels, &sw_cancel_geo, jiffies);
+		tasklet_setup(&c->tasklet, sw_cpu_run);
+		hrtimer_init(&c->wakeup, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED);
+		c->wakeup.function = sw_cpu_wakeup;
+		timer_setup(&c->poll, sw_cpu_poll, TIMER_PINNED | TIMER_DEFERRABLE);
+		timer_setup(&c->kick, sw_cpu_kick, TIMER_PINNED);
+	}
+
+	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "shadow_wheel:online", sw_cpu_online,
+				sw_cpu_offline);
+	if (ret < 0)
+		goto fail;
+	sw_hp_state = ret;
+	return 0;
+
+nomem:
+	ret = -ENOMEM;
+fail:
+	if (sw_cpus)
+		sw_cpus_free();
+	kmem_cache_destroy(sw_shadow_cache);
+	return ret;
+}
+
+/* Stop every CPU's wheel, then cancel and free every timer */
+void sw_cpus_exit(void)
+{
+	unsigned int cpu;
+
+	cpuhp_remove_state_nocalls(sw_hp_state);
+	for_each_possible_cpu(cpu)
+		sw_cpu_stop(sw_cpus[cpu]);
+	for_each_possible_cpu(cpu) {
+		timer_shutdown_sync(&sw_cpus[cpu]->poll);
+		timer_shutdown_sync(&sw_cpus[cpu]->kick);
+		spin_lock_irq(&sw_cpus[cpu]->lock);
+		sw_cpu_drain(sw_cpus[cpu]);
+		spin_unlock_irq(&sw_cpus[cpu]->lock);
+	}
+	WARN_ON_ONCE(sw_shadows_live());
+	sw_cpus_free();
+	kmem_cache_destroy(sw_shadow_cache);
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * shadow-wheel: the per-CPU shadow wheels on the kernel's jiffies.
+ */
+#ifndef _SHADOW_WHEEL_SW_CPU_H
+#define _SHADOW_WHEEL_SW_CPU_H
+
+#include <linux/types.h>
+
+#include "sw_stats.h"
+#include "sw_wheel.h"
+
+/* What a shadow timer does when its time comes */
+enum sw_shadow_kind {
+	SW_SHADOW_ONESHOT,	/* expires, or is cancelled, once */
+	SW_SHADOW_TIMEOUT,	/* re-armed (modified) at its cancel times, then cancelled */
+	SW_SHADOW_PERIODIC,	/* re-armed by its period when it expires */
+};
+
+/**
+ * struct sw_shadow - a timer of the shadow wheel and its workload
+ * @timer:	its place in the CPU's shadow wheel
+ * @cancel:	its place in the CPU's cancel queue, when the workload will
+ *		cancel (or, for %SW_SHADOW_TIMEOUT, re-arm) it before it expires
+ * @kind:	what happens at expiry and at the cancel time
+ * @rearms:	re-arms left (%SW_SHADOW_TIMEOUT, %SW_SHADOW_PERIODIC)
+ * @period:	ticks to re-arm by
+ * @cancel_delay: ticks from (re-)arming to the cancel time, 0 for none
+ */
+struct sw_shadow {
+	struct sw_timer		timer;
+	struct sw_timer		cancel;
+	enum sw_shadow_kind	kind;
+	unsigned int		rearms;
+	unsigned long		period;
+	unsigned long		cancel_delay;
+};
+
+int sw_cpus_init(enum sw_wheel_kind kind);
+void sw_cpus_exit(void);
+const struct sw_geometry *sw_cpus_geometry(void);
+
+bool sw_shadows_reserve(long n, long max);
+void sw_shadows_unreserve(long n);
+struct sw_shadow *sw_shadow_alloc(unsigned int flags);
+void sw_shadow_free(struct sw_shadow *shadow);
+long sw_shadows_live(void);
+
+int sw_cpu_arm(unsigned int cpu, struct sw_shadow *shadow, unsigned long delta);
+void sw_cpus_cancel_all(void);
+void sw_cpus_reset_stats(void);
+void sw_cpus_set_rearming(bool on);
+
+struct sw_stats *sw_cpus_stats(struct sw_stats *total);
+void sw_cpu_show_wheel(struct seq_file *m, unsigned int cpu);
+
+#endif /* _SHADOW_WHEEL_SW_CPU_H */

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * shadow-wheel: /sys/kernel/debug/shadow_wheel/, described in README.
+ * Figures are "key value" lines, so scripts can read them.
+ */
+#include <linux/cpumask.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/jiffies.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "sw_control.h"
+#include "sw_cpu.h"
+#include "sw_debugfs.h"
+
+static struct dentry *sw_dir;
+
+static u64 sw_ticks_to_ms(unsigned long ticks)
+{
+	return div_u64((u64)ticks * MSEC_PER_SEC, HZ);
+}
+
+static int sw_geometry_show(struct seq_file *m, void *unused)
+{
+	const struct sw_geometry *geo = sw_cpus_geometry();
+	unsigned int lvl;
+
+	seq_printf(m, "wheel %s\nhz %u\nlevels %u\nbuckets %u\ncutoff %lu\ncascade %d\n",
+		   sw_wheel_kind_name(geo->kind), geo->hz, geo->depth, sw_lvl_size(geo),
+		   geo->lvl_start[geo->depth], geo->cascade);
+	if (!geo->cascade)
+		seq_printf(m, "timeout_max %lu\n", geo->timeout_max);
+	for (lvl = 0; lvl < geo->depth; lvl++) {
+		unsigned long start = geo->lvl_start[lvl], end = geo->lvl_start[lvl + 1] - 1;
+
+		seq_printf(m,
+			   "level %u offset %u gran_ticks %lu gran_ms %llu start_ticks %lu end_ticks %lu start_ms %llu end_ms %llu\n",
+			   lvl, sw_lvl_offs(geo, lvl), sw_lvl_gran(lvl),
+			   sw_ticks_to_ms(sw_lvl_gran(lvl)), start, end, sw_ticks_to_ms(start),
+			   sw_ticks_to_ms(end));
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sw_geometry);
+
+static int sw_stats_show(struct seq_file *m, void *unused)
+{
+	struct sw_stats *stats, *total = kmalloc(sizeof(*total), GFP_KERNEL);
+	unsigned int cpu;
+	char prefix[16];
+
+	if (!total)
+		return -ENOMEM;
+	stats = sw_cpus_stats(total);
+	if (!stats) {
+		kfree(total);
+		return -ENOMEM;
+	}
+	sw_stats_show_counters(m, "", total);
+	seq_printf(m, "migrated %llu\nalive %ld\n", total->migrated_out, sw_shadows_live());
+	for_each_possible_cpu(cpu) {
+		snprintf(prefix, sizeof(prefix), "cpu%u.", cpu);
+		seq_printf(m, "%sonline %d\n", prefix, cpu_online(cpu));
+		sw_stats_show_counters(m, prefix, &stats[cpu]);
+	}
+	kfree(stats);
+	kfree(total);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sw_stats);
+
+static int sw_lateness_show(struct seq_file *m, void *unused)
+{
+	struct sw_stats *stats, *total = kmalloc(sizeof(*total), GFP_KERNEL);
+
+	if (!total)
+		return -ENOMEM;
+	stats = sw_cpus_stats(total);
+	if (stats)
+		sw_stats_show_lateness(m, total, sw_cpus_geometry());
+	kfree(stats);
+	kfree(total);
+	return stats ? 0 : -ENOMEM;
+}
+DEFINE_SHOW_ATTRIBUTE(sw_lateness);
+
+static int sw_wheel_show(struct seq_file *m, void *unused)
+{
+	sw_cpu_show_wheel(m, (unsigned long)m->private);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sw_wheel);
+
+static ssize_t sw_control_write(struct file *file, const char __user *ubuf, size_t len,
+				loff_t *ppos)
+{
+	char *cmd;
+	int ret;
+
+	if (len > SW_CONTROL_MAX) {
+		pr_warn("shadow_wheel: control: command over %d bytes (%pe)\n", SW_CONTROL_MAX,
+			ERR_PTR(-EINVAL));
+		return -EINVAL;
+	}
+	cmd = memdup_user_nul(ubuf, len);
+	if (IS_ERR(cmd))
+		return PTR_ERR(cmd);
+	/* "echo cmd > control" writes a newline too */
+	ret = sw_control(strim(cmd));
+	kfree(cmd);
+	return ret ? ret : len;
+}
+
+static const struct file_operations sw_control_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= sw_control_write,
+	.llseek	= noop_llseek,
+};
+
+int sw_debugfs_init(void)
+{
+	unsigned int cpu;
+	char name[16];
+
+	sw_dir = debugfs_create_dir("shadow_wheel", NULL);
+	if (IS_ERR(sw_dir))
+		return PTR_ERR(sw_dir);
+	debugfs_create_file("geometry", 0444, sw_dir, NULL, &sw_geometry_fops);
+	debugfs_create_file("stats", 0444, sw_dir, NULL, &sw_stats_fops);
+	debugfs_create_file("lateness", 0444, sw_dir, NULL, &sw_lateness_fops);
+	debugfs_create_file("control", 0200, sw_dir, NULL, &sw_control_fops);
+	for_each_possible_cpu(cpu) {
+		struct dentry *dir;
+
+		snprintf(name, sizeof(name), "cpu%u", cpu);
+		dir = debugfs_create_dir(name, sw_dir);
+		debugfs_create_file("wheel", 0444, dir, (void *)(unsigned long)cpu,
+				    &sw_wheel_fops);
+	}
+	return 0;
+}
+
+/* Also waits for every reader and writer to leave */
+void sw_debugfs_exit(void)
+{
+	debugfs_remove(sw_dir);
+}
