@@ -25,8 +25,12 @@ kunit:
 lint:
 	scripts/lint.sh
 
+# The main job: Debian's kernel in QEMU, the module, ten seconds of traffic
+demo:
+	scripts/demo.sh
+
 # Everything, from a fresh Debian 12 machine: what CI runs
 check:
 	scripts/check.sh
 
-.PHONY: all modules clean setup kunit lint check
+.PHONY: all modules clean setup kunit lint demo check
