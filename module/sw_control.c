@@ -168,6 +168,7 @@ static int sw_cmd_run(struct sw_parse *p)
 	enum sw_preset preset = SW_NR_PRESETS;
 	bool have_rate = false, have_duration = false;
 	char *word, *key, *value;
+	int ret;
 
 	while ((word = sw_next_word(p))) {
 		key = sw_split(word, &value);
@@ -196,8 +197,10 @@ static int sw_cmd_run(struct sw_parse *p)
 		return sw_reject(p, -EINVAL, "run needs preset=", NULL);
 	if (!have_rate)
 		rate = sw_preset_default_rate(preset);
-	if (sw_workload_start(preset, rate, seconds) == -EBUSY)
-		return sw_reject(p, -EBUSY, "a run is going on", NULL);
+	ret = sw_workload_start(preset, rate, seconds);
+	if (ret)
+		return sw_reject(p, ret, ret == -EBUSY ? "a run is going on" : "cannot start",
+				 NULL);
 	return 0;
 }
 

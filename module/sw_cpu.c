@@ -42,6 +42,7 @@ struct sw_cpu {
 	bool			online;
 	bool			kick_pending;
 	bool			wakeup_set;
+	bool			wakeup_for_wheel; /* or for the cancel queue */
 	unsigned long		wakeup_at;	/* jiffies the hrtimer is set for */
 	unsigned int		cpu;
 	struct tasklet_struct	tasklet;
@@ -91,9 +92,10 @@ struct sw_shadow *sw_shadow_alloc(unsigned int flags)
 {
 	struct sw_shadow *shadow = kmem_cache_zalloc(sw_shadow_cache, GFP_KERNEL);
 
+	/* A deferrable timer's cancel time does not wake the CPU either */
 	if (shadow) {
 		sw_timer_init(&shadow->timer, flags);
-		sw_timer_init(&shadow->cancel, 0);
+		sw_timer_init(&shadow->cancel, flags);
 	}
 	return shadow;
 }
@@ -156,6 +158,7 @@ static void sw_cpu_kick_for(struct sw_cpu *c, struct sw_shadow *shadow)
 		return;
 	/* Until the tasklet sets the hrtimer, this is the earliest known */
 	c->wakeup_set = true;
+	c->wakeup_for_wheel = due == shadow->timer.bucket_expiry;
 	c->wakeup_at = due;
 	if (c->cpu == smp_processor_id()) {
 		tasklet_schedule(&c->tasklet);
@@ -222,13 +225,19 @@ static void sw_cpu_account_expiry(struct sw_cpu *c, struct sw_shadow *shadow, un
 }
 
 /*
- * The shadow timer's callback, in softirq context with the lock held (it is
- * dropped around it by the caller only to let other CPUs in): record the
- * delay from its tick to now, then re-arm or free it.
+ * The shadow timer's function, run in softirq context without the lock, as
+ * the kernel runs a timer's: all it does is note when it ran.
  */
-static void sw_cpu_expire(struct sw_cpu *c, struct sw_shadow *shadow, unsigned long clk)
+static unsigned long sw_shadow_fn(struct sw_shadow *shadow)
 {
-	sw_hist_add(&c->stats.delivery, jiffies - clk);
+	return jiffies;
+}
+
+/* After its function ran at @ran, for the tick @clk: record, re-arm or free */
+static void sw_cpu_expired(struct sw_cpu *c, struct sw_shadow *shadow, unsigned long clk,
+			   unsigned long ran)
+{
+	sw_hist_add(&c->stats.delivery, ran - clk);
 	if (shadow->kind == SW_SHADOW_PERIODIC && shadow->rearms && READ_ONCE(sw_rearming)) {
 		shadow->rearms--;
 		sw_cpu_enqueue(c, shadow, shadow->period);
@@ -261,9 +270,12 @@ static void sw_cpu_set_wakeup(struct sw_cpu *c, unsigned long now)
 	unsigned long next, next_cancel;
 	bool found = sw_next_expiry(&c->wheel, &next);
 
+	c->wakeup_for_wheel = found;
 	if (sw_next_expiry(&c->cancels, &next_cancel)) {
-		if (!found || sw_time_before(next_cancel, next))
+		if (!found || sw_time_before(next_cancel, next)) {
 			next = next_cancel;
+			c->wakeup_for_wheel = false;
+		}
 		found = true;
 	}
 	c->wakeup_set = found;
@@ -302,22 +314,25 @@ static void sw_cpu_run(struct tasklet_struct *t)
 		c->stats.catchup_max = max(c->stats.catchup_max, ticks);
 	}
 
+	/* Cancel times come before expiry: a catch-up handles them first */
+	while (sw_collect_tick(&c->cancels, now, &tick)) {
+		while ((timer = sw_tick_pop(&tick)))
+			sw_cpu_cancel_due(c, container_of(timer, struct sw_shadow, cancel));
+	}
 	while (sw_collect_tick(&c->wheel, now, &tick)) {
 		c->stats.cascaded += tick.cascaded;
 		while ((timer = sw_tick_pop(&tick))) {
 			struct sw_shadow *shadow = container_of(timer, struct sw_shadow, timer);
+			unsigned long ran;
 
 			sw_cpu_account_expiry(c, shadow, tick.clk);
 			sw_cancel(&c->cancels, &shadow->cancel);
-			/* Let the other CPUs in between callbacks, as the kernel's wheel does */
+			/* Nothing else touches @shadow or @tick meanwhile */
 			spin_unlock_irq(&c->lock);
+			ran = sw_shadow_fn(shadow);
 			spin_lock_irq(&c->lock);
-			sw_cpu_expire(c, shadow, tick.clk);
+			sw_cpu_expired(c, shadow, tick.clk, ran);
 		}
-	}
-	while (sw_collect_tick(&c->cancels, now, &tick)) {
-		while ((timer = sw_tick_pop(&tick)))
-			sw_cpu_cancel_due(c, container_of(timer, struct sw_shadow, cancel));
 	}
 	sw_cpu_set_wakeup(c, now);
 	c->stats.tick_ns_max = max(c->stats.tick_ns_max, ktime_get_ns() - start);
@@ -329,10 +344,16 @@ static enum hrtimer_restart sw_cpu_wakeup(struct hrtimer *hrtimer)
 {
 	struct sw_cpu *c = container_of(hrtimer, struct sw_cpu, wakeup);
 
-	/* The hrtimer interrupt came in while the CPU idled: we woke it */
+	/*
+	 * The hrtimer interrupt came in while the CPU idled: the shadow wheel
+	 * woke it, or the workload's cancel queue did.
+	 */
 	if (is_idle_task(current)) {
 		spin_lock(&c->lock);
-		c->stats.wakeups++;
+		if (c->wakeup_for_wheel)
+			c->stats.wakeups++;
+		else
+			c->stats.workload_wakeups++;
 		spin_unlock(&c->lock);
 	}
 	tasklet_schedule(&c->tasklet);

@@ -64,6 +64,7 @@ void sw_stats_add(struct sw_stats *sum, const struct sw_stats *stats)
 	sum->clamped += stats->clamped;
 	sum->early += stats->early;
 	sum->wakeups += stats->wakeups;
+	sum->workload_wakeups += stats->workload_wakeups;
 	sum->runs += stats->runs;
 	sum->catchup_runs += stats->catchup_runs;
 	sum->catchup_max = max(sum->catchup_max, stats->catchup_max);
@@ -91,6 +92,7 @@ void sw_stats_show_counters(struct seq_file *m, const char *prefix, const struct
 		{ "clamped",		stats->clamped },
 		{ "early",		stats->early },
 		{ "wakeups",		stats->wakeups },
+		{ "workload_wakeups",	stats->workload_wakeups },
 		{ "runs",		stats->runs },
 		{ "catchup_runs",	stats->catchup_runs },
 		{ "catchup_max",	stats->catchup_max },

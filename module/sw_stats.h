@@ -38,6 +38,7 @@ struct sw_stats {
 	u64		clamped;
 	u64		early;
 	u64		wakeups;
+	u64		workload_wakeups;
 	u64		runs;
 	u64		catchup_runs;
 	unsigned long	catchup_max;

@@ -175,6 +175,7 @@ static unsigned long sw_setup_preset(struct sw_shadow *shadow, const void *arg)
 		shadow->period = delta;
 		shadow->rearms = 5;
 		shadow->timer.flags |= SW_TIMER_DEFERRABLE;
+		shadow->cancel.flags |= SW_TIMER_DEFERRABLE;
 		break;
 	}
 	return delta;
