@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make check: install what is needed, build the module against Debian's
-# headers, lint, and run the KUnit suites on the UML, HZ=250 and HZ=1000
-# kernels. Ends with one line "check: N passed, N failed".
+# headers, run the KUnit suites on the UML, HZ=250 and HZ=1000 kernels,
+# lint, and run the selftests inside Debian's kernel, the HZ=1000 kernel
+# and the debug kernel. Ends with one line "check: N passed, N failed".
 set -u
 . "$(dirname "$0")/sw-lib.sh"
 cd "$SW_ROOT" || exit 1
@@ -16,17 +17,31 @@ make modules || { sw_log "check: module build FAILED"; steps_failed=$((steps_fai
 make clean >/dev/null
 
 kunit_log=$(mktemp)
-trap 'rm -f "$kunit_log"' EXIT
+selftests_log=$(mktemp)
+trap 'rm -f "$kunit_log" "$selftests_log"' EXIT
 scripts/kunit.sh all | tee "$kunit_log"
 kunit_rc=${PIPESTATUS[0]}
 [ "$kunit_rc" -eq 0 ] || steps_failed=$((steps_failed + 1))
 
 scripts/lint.sh || { sw_log "check: lint FAILED"; steps_failed=$((steps_failed + 1)); }
 
-totals=$(grep -E '^kunit: [0-9]+ passed, [0-9]+ failed' "$kunit_log" | tail -n 1)
-passed=$(echo "$totals" | awk '{print $2}')
-failed=$(echo "$totals" | awk '{print $4}')
-passed=${passed:-0}
-failed=$(( ${failed:-1} + steps_failed ))
-echo "check: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+scripts/selftests.sh all | tee "$selftests_log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || steps_failed=$((steps_failed + 1))
+
+# "<what>: P passed, F failed" from a log; a missing line counts as a failure
+sw_totals()
+{
+	local line
+
+	line=$(grep -E "^$1: [0-9]+ passed, [0-9]+ failed" "$2" | tail -n 1)
+	[ -n "$line" ] || { echo "0 1"; return; }
+	echo "$line" | awk '{print $2, $4}'
+}
+
+read -r kp kf < <(sw_totals kunit "$kunit_log")
+read -r sp sf < <(sw_totals selftests "$selftests_log")
+failed=$((kf + sf))
+# A step that failed without failing a test (build, lint) still fails the check
+[ "$failed" -eq 0 ] && failed=$steps_failed
+echo "check: $((kp + sp)) passed, $failed failed"
+[ "$failed" -eq 0 ] && [ "$steps_failed" -eq 0 ]

@@ -153,6 +153,7 @@ sw_kernel_tree()
 #           package into $SW_CACHE/debian/<release>/, never installed
 #   hz1000  our x86_64 HZ=1000 kernel (the hz1000 KUnit kernel)
 #   debug   our x86_64 HZ=250 debug kernel (the hz250 KUnit kernel)
+# shellcheck disable=SC2034 # used by the scripts that source this
 SW_VM_KERNELS="debian hz1000 debug"
 
 # What booting a test kernel and building the module for it need
@@ -269,6 +270,8 @@ sw_vm_build_dir()
 		sw_log "no $kunit kernel in $build: running scripts/kunit.sh $kunit"
 		"$SW_ROOT/scripts/kunit.sh" "$kunit" >&2
 		[ -f "$build/arch/x86/boot/bzImage" ] || sw_die "building the $kunit kernel failed"
+		[ -f "$build/Module.symvers" ] ||
+			sw_die "the $kunit kernel in $build has no Module.symvers (CONFIG_MODULES?)"
 	fi
 	echo "$build"
 }

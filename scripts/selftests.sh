@@ -1,0 +1,197 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run the kselftests of selftests/shadow_wheel inside test kernels under
+# QEMU (scripts/vm.sh):
+#
+#   debian    Debian's own kernel (HZ=250, NO_HZ_FULL)
+#   hz1000    our x86_64 HZ=1000 kernel
+#   debug     our x86_64 HZ=250 debug kernel (lockdep, KASAN, kmemleak...)
+#   all       the three in turn (default)
+# (see SW_VM_KERNELS in sw-lib.sh)
+#
+# The selftests are built with their Makefile in a scratch copy of the repo;
+# for each kernel the module is built for it, the built selftests directory
+# goes into the guest as /selftests and /selftests/run.sh runs them there.
+# Results are counted from the tests' TAP output; a kernel whose run failed
+# otherwise (a splat, a crash, a timeout, no results) counts as one failure.
+# Ends with one line "selftests: P passed, F failed"; the exit status is
+# non-zero if anything failed.
+set -u
+. "$(dirname "$0")/sw-lib.sh"
+
+# How long one kernel's run may take, in seconds (the debug kernel is slow)
+SW_SELFTESTS_TIMEOUT=${SW_SELFTESTS_TIMEOUT:-900}
+
+usage()
+{
+	echo "usage: $0 [debian|hz1000|debug|all]..." >&2
+	exit 2
+}
+
+# Build the selftests in a scratch copy of the repo under the directory $1
+# (in a git checkout only the files git does not ignore, so no stale binary
+# comes along); prints the built selftests directory
+sw_selftests_build()
+{
+	local work=$1 dir=selftests/shadow_wheel f
+
+	for f in Makefile run.sh; do
+		[ -f "$SW_ROOT/$dir/$f" ] || { sw_log "selftests: no $dir/$f in $SW_ROOT"; return 1; }
+	done
+	mkdir -p "$work/src"
+	if git -C "$SW_ROOT" rev-parse --git-dir >/dev/null 2>&1; then
+		git -C "$SW_ROOT" ls-files -co --exclude-standard -z |
+			rsync -a --from0 --files-from=- --ignore-missing-args "$SW_ROOT/" "$work/src/"
+	else
+		rsync -a --exclude=.git "$SW_ROOT/" "$work/src/"
+	fi || { sw_log "selftests: cannot copy the sources"; return 1; }
+	if ! make -C "$work/src/$dir" -j"$SW_JOBS" >&2; then
+		sw_log "selftests: building $dir FAILED"
+		return 1
+	fi
+	echo "$work/src/$dir"
+}
+
+# Count the results in the console log $1 and print "passed failed skipped".
+# Each test binary's TAP output starts with "TAP version" and may be nested
+# in "# " prefixes (kselftest's runner). A block with a "# Totals:" line
+# (kselftest.h, kselftest_harness.h) counts by it; one without counts its
+# "ok N" / "not ok N" lines ("# SKIP" is skipped), and results missing from
+# its plan as failed. A block holding other blocks (a runner) does not count:
+# its failures show in the exit status of run.sh.
+sw_selftests_count()
+{
+	awk '
+	function close_block(d) {
+		if (!open[d])
+			return
+		if (tot[d]) {
+			p += tp[d]; f += tf[d]; s += ts[d]
+		} else if (!nested[d]) {
+			p += op[d]; f += of[d]; s += os[d]
+			if (plan[d] > op[d] + of[d] + os[d])
+				f += plan[d] - (op[d] + of[d] + os[d])
+		}
+		open[d] = 0
+	}
+	function open_block(d,   i) {
+		for (i = d; i <= maxd; i++)
+			close_block(i)
+		for (i = 0; i < d; i++)
+			if (open[i])
+				nested[i] = 1
+		open[d] = 1; nested[d] = 0; tot[d] = 0; plan[d] = 0
+		tp[d] = tf[d] = ts[d] = op[d] = of[d] = os[d] = 0
+		if (d > maxd)
+			maxd = d
+	}
+	function field(key) {
+		if (!match($0, " " key ":[0-9]+"))
+			return 0
+		return substr($0, RSTART + length(key) + 2, RLENGTH - length(key) - 2) + 0
+	}
+	BEGIN { maxd = 0; open[0] = 0 }
+	/^\[ *[0-9]+\.[0-9]+\]/ { next }
+	{
+		line = $0
+		k = 0
+		while (substr(line, 1, 2) == "# ") {
+			line = substr(line, 3)
+			k++
+		}
+		if (line ~ /^TAP version/) {
+			open_block(k)
+		} else if (k > 0 && line ~ /^Totals: pass:/) {
+			d = k - 1
+			if (!open[d])
+				open_block(d)
+			tot[d] = 1
+			tp[d] += field("pass") + field("xfail")
+			tf[d] += field("fail") + field("xpass") + field("error")
+			ts[d] += field("skip")
+		} else if (line ~ /^1\.\.[0-9]+/) {
+			if (!open[k])
+				open_block(k)
+			plan[k] = substr(line, 4) + 0
+		} else if (line ~ /^(not )?ok [0-9]+/) {
+			if (!open[k])
+				open_block(k)
+			if (line ~ /# *SKIP/)
+				os[k]++
+			else if (line ~ /^ok/)
+				op[k]++
+			else
+				of[k]++
+		}
+	}
+	END {
+		for (i = maxd; i >= 0; i--)
+			close_block(i)
+		print p + 0, f + 0, s + 0
+	}' "$1"
+}
+
+# Run the selftests on one kernel ($1) from the built directory $2, console
+# in $3; adds to passed, failed and skipped
+sw_selftests_run()
+{
+	local kernel=$1 built=$2 log=$3 guest rc counts p f s
+
+	if ! sw_build_module "$kernel" >/dev/null; then
+		sw_log "selftests: $kernel: building the module FAILED"
+		failed=$((failed + 1))
+		return
+	fi
+	guest=$(dirname "$log")/guest.sh
+	printf 'cd /selftests || exit 1\nsh ./run.sh\n' > "$guest"
+	sw_log "selftests: $kernel"
+	"$SW_ROOT/scripts/vm.sh" --kernel "$kernel" --timeout "$SW_SELFTESTS_TIMEOUT" \
+		--file "$built:/selftests" "$guest" 2>&1 | tee "$log"
+	rc=${PIPESTATUS[0]}
+	counts=$(sw_selftests_count "$log")
+	read -r p f s <<< "$counts"
+	sw_log "selftests: $kernel: $p passed, $f failed, $s skipped (vm.sh status $rc)"
+	passed=$((passed + p))
+	failed=$((failed + f))
+	skipped=$((skipped + s))
+	if [ "$rc" -eq 124 ] || [ "$rc" -eq 125 ] || grep -q '^vm: splat: ' "$log" ||
+	   { [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; } || [ $((p + f + s)) -eq 0 ]; then
+		sw_log "selftests: $kernel: the run FAILED (vm.sh status $rc)"
+		failed=$((failed + 1))
+		bad+=("$kernel")
+	elif [ "$f" -ne 0 ]; then
+		bad+=("$kernel")
+	fi
+}
+
+kernels=("$@")
+[ ${#kernels[@]} -eq 0 ] && kernels=(all)
+# shellcheck disable=SC2206
+[ "${kernels[*]}" = all ] && kernels=($SW_VM_KERNELS)
+for k in "${kernels[@]}"; do
+	case " $SW_VM_KERNELS " in
+	*" $k "*) ;;
+	*) usage ;;
+	esac
+done
+
+sw_need_vm
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0 failed=0 skipped=0 bad=()
+if ! built=$(sw_selftests_build "$work"); then
+	sw_log "selftests: cannot build the selftests: nothing ran"
+	echo "selftests: 0 passed, 1 failed"
+	exit 1
+fi
+for k in "${kernels[@]}"; do
+	sw_selftests_run "$k" "$built" "$work/console.log"
+done
+if [ ${#bad[@]} -ne 0 ]; then
+	sw_log "selftests: FAILED on ${bad[*]} ($skipped skipped)"
+else
+	sw_log "selftests: all passed on ${kernels[*]} ($skipped skipped)"
+fi
+echo "selftests: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

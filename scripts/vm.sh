@@ -1,0 +1,239 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot a test kernel in QEMU (TCG) with a busybox initramfs, run a shell
+# script inside it and return the script's exit status:
+#
+#   scripts/vm.sh [--kernel debian|hz1000|debug] [--smp N] [--mem MB]
+#                 [--timeout SECONDS] [--file SRC[:DEST]]... GUEST_SCRIPT
+#
+#   debian    Debian's own kernel (default; HZ=250, NO_HZ_FULL)
+#   hz1000    our x86_64 HZ=1000 kernel
+#   debug     our x86_64 HZ=250 debug kernel (lockdep, KASAN, kmemleak...)
+#   (see SW_VM_KERNELS in sw-lib.sh)
+#
+# Nothing is loaded: the guest gets shadow_wheel.ko built for that kernel as
+# /shadow_wheel.ko, each --file SRC (a file or a directory) as DEST (default
+# /<basename>) and the script as /guest.sh, run by /init with "sh /guest.sh"
+# once proc, sysfs, devtmpfs, debugfs and a tmpfs on /tmp are mounted. With
+# kmemleak, /init then scans twice and prints what it found.
+#
+# The console goes to stdout. The exit status is the script's, or 124 on a
+# timeout, 125 if the guest never reported one (a crash), 3 if the script
+# passed but the console shows a kernel splat (each is printed on stderr as
+# "vm: splat: <line>").
+set -u
+. "$(dirname "$0")/sw-lib.sh"
+
+usage()
+{
+	echo "usage: $0 [--kernel debian|hz1000|debug] [--smp N] [--mem MB]" \
+	     "[--timeout SECONDS] [--file SRC[:DEST]]... GUEST_SCRIPT" >&2
+	exit 2
+}
+
+# Whether $1 is a positive number
+sw_vm_number()
+{
+	[[ $1 =~ ^[1-9][0-9]*$ ]]
+}
+
+# The guest prints this, then the script's exit status, as its last word
+SW_VM_MARKER=SW_GUEST_EXIT
+
+# Console lines that are kernel splats (extended regexp)
+SW_VM_SPLATS='BUG:|WARNING:|Oops|general protection fault|Kernel panic|ODEBUG:'
+SW_VM_SPLATS+='|kernel BUG at|possible circular locking|possible recursive locking'
+SW_VM_SPLATS+='|inconsistent lock state|bad unlock balance|suspicious RCU usage'
+SW_VM_SPLATS+='|unreferenced object|suspected memory leak|UBSAN:|list_add corruption'
+SW_VM_SPLATS+='|list_del corruption|rcu_.* detected stalls|INFO: task .* blocked'
+
+# Boot-time lines that match but are no splats: CPU vulnerability notes
+# under TCG's emulated CPU
+SW_VM_NOT_SPLATS='(Spectre V2|RETBleed|MMIO Stale Data|MDS|TAA|GDS|SRBDS|Speculative Return Stack Overflow|ITS|VMSCAPE) *: WARNING:'
+
+# /init: mount what tests need, run /guest.sh, scan for leaks, power off
+sw_vm_init()
+{
+	cat <<EOF
+#!/bin/sh
+export PATH=/sbin:/bin:/usr/sbin:/usr/bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+exec </dev/console >/dev/console 2>&1
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t tmpfs tmpfs /tmp
+echo "SW_GUEST_START uptime \$(cut -d' ' -f1 /proc/uptime)"
+cd /
+sh /guest.sh </dev/null
+rc=\$?
+if [ -e /sys/kernel/debug/kmemleak ]; then
+	echo "SW_GUEST_KMEMLEAK scanning"
+	echo scan > /sys/kernel/debug/kmemleak
+	sleep 5
+	echo scan > /sys/kernel/debug/kmemleak
+	cat /sys/kernel/debug/kmemleak
+fi
+echo "$SW_VM_MARKER=\$rc"
+# Our kernels have no ACPI, so they cannot power off: a reboot ends QEMU
+# (-no-reboot) on every kernel
+reboot -f
+sleep 5
+poweroff -f
+EOF
+}
+
+# Put busybox, /init, the module, the files and the guest script into the
+# directory $1 ($2: the .ko, $3: the script, then SRC[:DEST] pairs)
+sw_vm_fill_root()
+{
+	local root=$1 ko=$2 script=$3 spec src dest applet
+	shift 3
+
+	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,root}
+	cp /bin/busybox "$root/bin/busybox" || sw_die "no /bin/busybox"
+	for applet in $(/bin/busybox --list-full); do
+		[ -e "$root/$applet" ] || ln -s /bin/busybox "$root/$applet"
+	done
+	sw_vm_init > "$root/init"
+	chmod 755 "$root/init"
+	cp "$ko" "$root/shadow_wheel.ko" || sw_die "cannot copy $ko"
+	cp "$script" "$root/guest.sh" || sw_die "cannot copy $script"
+	for spec in "$@"; do
+		src=${spec%%:*}
+		dest=/$(basename "$src")
+		[ "$src" = "$spec" ] || dest=${spec#*:}
+		dest=/${dest#/}
+		case "$dest" in
+		/proc|/proc/*|/sys|/sys/*|/dev|/dev/*|/tmp|/tmp/*)
+			sw_die "--file $spec: $dest is mounted over in the guest"
+			;;
+		esac
+		[ -e "$src" ] || sw_die "--file $spec: no $src"
+		mkdir -p "$root$(dirname "$dest")"
+		rm -rf "${root:?}$dest"
+		cp -a "$src" "$root$dest" || sw_die "cannot copy $src"
+	done
+}
+
+# Pack the directory $1 into the gzipped newc initramfs $2
+sw_vm_initramfs()
+{
+	(cd "$1" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 > "$2" ||
+		sw_die "cannot build the initramfs"
+}
+
+# Boot the kernel image $1 with initramfs $2 under a timeout; the console, without
+# carriage returns, goes to stdout and to the log $3. Returns QEMU's status.
+sw_vm_boot()
+{
+	local image=$1 initrd=$2 log=$3 bios=() cmdline
+
+	cmdline="console=ttyS0 panic=-1 printk.time=1"
+	# Ours have the KUnit suites built in: they ran when the kernel was built
+	[ "$kernel" = debian ] || cmdline+=" kunit.enable=0"
+	# qboot starts the kernel faster than SeaBIOS. --foreground: in a
+	# terminal, Ctrl-C reaches QEMU too
+	[ -f /usr/share/qemu/qboot.rom ] && bios=(-bios qboot.rom)
+	timeout --foreground -k 10 "$timeout" qemu-system-x86_64 -accel tcg -smp "$smp" -m "$mem" \
+		"${bios[@]}" -nodefaults -nographic -no-reboot -serial stdio \
+		-kernel "$image" -initrd "$initrd" -append "$cmdline" \
+		</dev/null | sed -u 's/\r//g' | tee "$log"
+	return "${PIPESTATUS[0]}"
+}
+
+# The splats on the console log $1, one per line
+sw_vm_splats()
+{
+	grep -aE "$SW_VM_SPLATS" "$1" | grep -avE "$SW_VM_NOT_SPLATS"
+}
+
+# The exit status for console log $1 and QEMU status $2, reported on stderr
+sw_vm_status()
+{
+	local log=$1 qemu_rc=$2 rc splats up line
+
+	splats=$(sw_vm_splats "$log")
+	rc=$(grep -ao "$SW_VM_MARKER=[0-9]\+" "$log" | tail -n 1 | cut -d= -f2)
+	up=$(grep -ao 'SW_GUEST_START uptime [0-9.]*' "$log" | head -n 1 | awk '{print $3}')
+	sw_log "vm: $kernel: init at ${up:-?} s of guest uptime;" \
+	       "QEMU ran $((SECONDS - boot_start)) s, $((SECONDS - start)) s in all"
+	if [ "$qemu_rc" -eq 124 ] || [ "$qemu_rc" -eq 137 ]; then
+		sw_log "vm: timed out after $timeout s"
+		rc=124
+	elif [ -z "$rc" ]; then
+		[ "$qemu_rc" -eq 0 ] || sw_log "vm: qemu failed (status $qemu_rc)"
+		sw_log "vm: the guest reported no exit status (crashed?)"
+		rc=125
+	fi
+	if [ -n "$splats" ]; then
+		while IFS= read -r line; do
+			echo "vm: splat: $line" >&2
+		done <<< "$splats"
+		[ "$rc" -eq 0 ] && rc=3
+	fi
+	sw_log "vm: exit status $rc"
+	return "$rc"
+}
+
+kernel=debian smp=2 mem='' timeout=600 files=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel)
+		[ $# -ge 2 ] || usage
+		kernel=$2
+		shift 2
+		;;
+	--smp)
+		sw_vm_number "${2-}" || usage
+		smp=$2
+		shift 2
+		;;
+	--mem)
+		sw_vm_number "${2-}" || usage
+		mem=$2
+		shift 2
+		;;
+	--timeout)
+		sw_vm_number "${2-}" || usage
+		timeout=$2
+		shift 2
+		;;
+	--file)
+		[ $# -ge 2 ] || usage
+		files+=("$2")
+		shift 2
+		;;
+	-*)
+		usage
+		;;
+	*)
+		break
+		;;
+	esac
+done
+[ $# -eq 1 ] || usage
+script=$1
+[ -f "$script" ] || sw_die "no guest script $script"
+case " $SW_VM_KERNELS " in
+*" $kernel "*) ;;
+*) usage ;;
+esac
+if [ -z "$mem" ]; then
+	mem=1024
+	[ "$kernel" = debug ] && mem=2048
+fi
+
+start=$SECONDS
+sw_need_vm
+ko=$(sw_build_module "$kernel") || exit 1
+image=$(sw_vm_kernel_image "$kernel") || exit 1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+sw_vm_fill_root "$work/root" "$ko" "$script" "${files[@]}"
+sw_vm_initramfs "$work/root" "$work/initrd.gz"
+sw_log "vm: booting $kernel ($image), $smp CPUs, $mem MB"
+boot_start=$SECONDS
+sw_vm_boot "$image" "$work/initrd.gz" "$work/console.log"
+sw_vm_status "$work/console.log" $?

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Deferrable timers never wake an idle CPU; a non-deferrable one does
+ * (README: "Deferrable timers get their own buckets, so they never cause an
+ * idle CPU to wake up"; stats: wakeups).
+ *
+ * CPU 1 is kept idle: this test runs on CPU 0 and nothing else runs in the
+ * guest. Both NO_HZ_IDLE (our kernels) and NO_HZ_FULL (Debian's, without
+ * nohz_full=) stop the tick of an idle CPU, so only the shadow wheel's
+ * hrtimer can wake it for a shadow timer.
+ *
+ *  1. Deferrable timers of a few hundred ms on CPU 1 sit in its deferrable
+ *     buckets and leave next_expiry at none. Past the time they would have
+ *     run on an awake CPU, cpu1.wakeups has not moved (whether they ran is
+ *     up to whatever else woke CPU 1).
+ *  2. Non-deferrable timers on CPU 1 set next_expiry, run on time, and
+ *     cpu1.wakeups goes up.
+ *  3. Once CPU 1 is kept busy, the deferrable timers due run too, within
+ *     1 .. gran ticks of the shadow clock like any other.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "kselftest_harness.h"
+#include "sw_test.h"
+
+#define SW_IDLE_CPU		1
+#define SW_DEFERRABLE		50
+#define SW_MARGIN_MS		100	/* past the last tick they may run on */
+#define SW_GRACE_MS		2000	/* for the tasklet to run once they are due */
+#define SW_POLL_MS		20
+
+FIXTURE(idle) {
+	struct sw_geometry geo;
+};
+
+FIXTURE_SETUP(idle)
+{
+	int ret;
+
+	ret = sw_start(NULL);
+	if (ret == SW_SKIP)
+		SKIP(return, "%s", sw_error());
+	ASSERT_EQ(0, ret) TH_LOG("%s", sw_error());
+	ASSERT_EQ(0, sw_geometry_read(&self->geo)) TH_LOG("%s", sw_error());
+}
+
+FIXTURE_TEARDOWN(idle)
+{
+	sw_teardown(_metadata);
+}
+
+static atomic_bool sw_spin_stop;
+
+/* Keep a CPU busy, so that its tick runs */
+static void *sw_spin(void *arg)
+{
+	unsigned int cpu = *(unsigned int *)arg;
+
+	if (sw_pin_to_cpu(cpu))
+		return (void *)-1L;
+	while (!atomic_load(&sw_spin_stop))
+		;
+	return NULL;
+}
+
+/* Poll until CPU @cpu has no pending timers of the kind asked, or @until */
+static int sw_wait_empty(unsigned int cpu, bool deferrable, u64 until,
+			 struct sw_wheel *w)
+{
+	int ret;
+
+	for (;;) {
+		ret = sw_wheel_read(cpu, w);
+		if (ret)
+			return ret;
+		if (!(deferrable ? sw_wheel_deferrable(w) : sw_wheel_normal(w)))
+			return 0;
+		if (sw_now_ms() > until)
+			return -ETIME;
+		sw_sleep_ms(SW_POLL_MS);
+	}
+}
+
+TEST_F(idle, deferrable_timers_do_not_wake_an_idle_cpu)
+{
+	const struct sw_geometry *g = &self->geo;
+	const unsigned int cpu = SW_IDLE_CPU;
+	struct sw_arm def = {
+		.cpu = SW_IDLE_CPU,
+		.count = SW_DEFERRABLE,
+		.lo = 200,
+		.hi = 500,
+		.ms = true,
+		.extra = "deferrable",
+	};
+	struct sw_arm norm[3];
+	const u64 norm_ms[3] = { 100, 250, 400 };
+	u64 last = 0, until;
+	struct sw_stats s0, s1, s2, s3;
+	struct sw_lateness lt;
+	struct sw_wheel w;
+	pthread_t spinner;
+	unsigned int i, lvl;
+
+	if (_metadata->skip)
+		return;
+	if (!sw_cpu_online(cpu))
+		SKIP(return, "CPU %u is not online", cpu);
+	ASSERT_EQ(0, sw_pin_to_cpu(0)) TH_LOG("%s", sw_error());
+
+	/* 1. Deferrable timers on idle CPU 1 */
+	ASSERT_EQ(0, sw_stats_read(&s0)) TH_LOG("%s", sw_error());
+	ASSERT_EQ(0, sw_arm(g, &def)) TH_LOG("%s", sw_error());
+	ASSERT_EQ(0, sw_wheel_read(cpu, &w)) TH_LOG("%s", sw_error());
+	if ((s64)(w.jiffies - def.first_tick) < 0) {
+		EXPECT_EQ((u64)SW_DEFERRABLE, sw_wheel_deferrable(&w));
+		EXPECT_EQ(0U, sw_wheel_normal(&w));
+		EXPECT_FALSE(w.has_next)
+			TH_LOG("only deferrable timers, next_expiry %llu", w.next_expiry);
+	}
+	ASSERT_EQ(0, sw_wait_tick(g, def.last_tick)) TH_LOG("%s", sw_error());
+	sw_sleep_ms(SW_MARGIN_MS);
+	ASSERT_EQ(0, sw_stats_read(&s1)) TH_LOG("%s", sw_error());
+	sw_msg("deferrable on idle cpu%u: wakeups %llu -> %llu, %llu of %u ran anyway",
+	       cpu, s0.cpu[cpu].wakeups, s1.cpu[cpu].wakeups, s1.cpu[cpu].expired, SW_DEFERRABLE);
+	EXPECT_EQ(s0.cpu[cpu].wakeups, s1.cpu[cpu].wakeups)
+		TH_LOG("deferrable timers woke cpu%u", cpu);
+
+	/* 2. Non-deferrable ones wake it */
+	for (i = 0; i < 3; i++) {
+		norm[i] = (struct sw_arm){
+			.cpu = SW_IDLE_CPU,
+			.count = 1,
+			.lo = norm_ms[i],
+			.hi = norm_ms[i],
+			.ms = true,
+		};
+		ASSERT_EQ(0, sw_arm(g, &norm[i])) TH_LOG("%s", sw_error());
+		if ((s64)(norm[i].last_tick - last) > 0)
+			last = norm[i].last_tick;
+	}
+	ASSERT_EQ(0, sw_wheel_read(cpu, &w)) TH_LOG("%s", sw_error());
+	EXPECT_TRUE(w.has_next) TH_LOG("non-deferrable timers pending, next_expiry none");
+	ASSERT_EQ(0, sw_wait_tick(g, last)) TH_LOG("%s", sw_error());
+	EXPECT_EQ(0, sw_wait_empty(cpu, false, sw_now_ms() + SW_GRACE_MS, &w))
+		TH_LOG("%llu non-deferrable timers still pending on cpu%u",
+		       sw_wheel_normal(&w), cpu);
+	ASSERT_EQ(0, sw_stats_read(&s2)) TH_LOG("%s", sw_error());
+	sw_msg("non-deferrable on idle cpu%u: wakeups %llu -> %llu", cpu,
+	       s1.cpu[cpu].wakeups, s2.cpu[cpu].wakeups);
+	EXPECT_LT(s1.cpu[cpu].wakeups, s2.cpu[cpu].wakeups)
+		TH_LOG("the shadow hrtimer never woke cpu%u", cpu);
+
+	/* 3. Busy, CPU 1 runs the deferrable timers too */
+	atomic_store(&sw_spin_stop, false);
+	ASSERT_EQ(0, pthread_create(&spinner, NULL, sw_spin, (void *)&cpu));
+	until = sw_now_ms() + SW_GRACE_MS;
+	EXPECT_EQ(0, sw_wait_empty(cpu, true, until, &w))
+		TH_LOG("%llu deferrable timers still pending on busy cpu%u",
+		       sw_wheel_deferrable(&w), cpu);
+	atomic_store(&sw_spin_stop, true);
+	pthread_join(spinner, NULL);
+
+	ASSERT_EQ(0, sw_stats_read(&s3)) TH_LOG("%s", sw_error());
+	EXPECT_EQ((u64)SW_DEFERRABLE + 3, s3.total.expired);
+	EXPECT_EQ(0U, s3.total.pending);
+	ASSERT_EQ(0, sw_lateness_read(&lt)) TH_LOG("%s", sw_error());
+	for (lvl = 0; lvl < lt.levels; lvl++) {
+		const struct sw_late_level *l = &lt.level[lvl];
+
+		if (!l->expired)
+			continue;
+		EXPECT_LE(1U, l->late_min) TH_LOG("level %u", lvl);
+		EXPECT_GE(l->gran, l->late_max) TH_LOG("level %u", lvl);
+	}
+	sw_msg("delivery delay %llu .. %llu ticks; hist %s", lt.delay_min,
+	       lt.delay_max, lt.delivery_hist);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * shadow-wheel selftests: the glue with kselftest_harness.h (6.1), which
+ * each test includes before this file.
+ *
+ *  - A program that cannot run here (not root, no module and no debugfs
+ *    directory) says so in TAP and exits KSFT_SKIP before any test.
+ *  - 6.1's harness exits 0 when every test skipped: exit KSFT_SKIP then.
+ *  - 6.1's SKIP() in FIXTURE_SETUP still runs the test body: each body
+ *    starts with "if (_metadata->skip) return;".
+ *  - The tests run in forked children that end with _exit(): messages go
+ *    through sw_msg(), which flushes.
+ */
+#ifndef _SW_TEST_H
+#define _SW_TEST_H
+
+#include <stdarg.h>
+
+#include "sw_helpers.h"
+
+/* A "# ..." diagnostic line in the TAP output */
+static inline void __printf(1, 2) sw_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	printf("# ");
+	vprintf(fmt, ap);
+	printf("\n");
+	va_end(ap);
+	fflush(stdout);
+}
+
+static void sw_exit_skip_if_all_skipped(void)
+{
+	if (ksft_plan && ksft_cnt.ksft_xskip == ksft_plan) {
+		fflush(NULL);
+		_exit(KSFT_SKIP);
+	}
+}
+
+static void __attribute__((constructor)) sw_test_init(void)
+{
+	const char *reason = sw_skip_reason();
+
+	if (reason) {
+		ksft_print_header();
+		ksft_exit_skip("%s\n", reason);
+	}
+	atexit(sw_exit_skip_if_all_skipped);
+}
+
+/* The checks every test ends with: early is 0, the counts add up */
+static inline void sw_expect_sane(struct __test_metadata *_metadata)
+{
+	struct sw_stats st;
+	char why[256];
+	int ret;
+
+	ret = sw_stats_read(&st);
+	EXPECT_EQ(0, ret) TH_LOG("stats: %s", sw_error());
+	if (ret)
+		return;
+	EXPECT_TRUE(sw_stats_sane(&st, why, sizeof(why))) TH_LOG("stats: %s", why);
+}
+
+/* FIXTURE_TEARDOWN of every test: the final checks, then unload */
+static inline void sw_teardown(struct __test_metadata *_metadata)
+{
+	/* An ASSERT that failed in the body leaves the harness's trigger set */
+	_metadata->trigger = 0;
+	if (sw_module_loaded() && sw_debugfs_present())
+		sw_expect_sane(_metadata);
+	EXPECT_EQ(0, sw_finish()) TH_LOG("%s", sw_error());
+}
+
+#endif /* _SW_TEST_H */
