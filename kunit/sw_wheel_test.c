@@ -97,6 +97,7 @@ static void sw_test_check_placement(struct kunit *test, struct sw_base *base,
 	KUNIT_EXPECT_EQ_MSG(test, timer.bucket_expiry, exp.run_at, "delta %lu", delta);
 	KUNIT_EXPECT_EQ_MSG(test, !!(timer.flags & SW_TIMER_CLAMPED), exp.clamped,
 			    "delta %lu", delta);
+	KUNIT_EXPECT_FALSE(test, timer.flags & SW_TIMER_OVERDUE);
 	KUNIT_EXPECT_GE(test, timer.idx, half + sw_lvl_offs(&base->geo, exp.level));
 	KUNIT_EXPECT_LT(test, timer.idx, half + sw_lvl_offs(&base->geo, exp.level + 1));
 	KUNIT_EXPECT_TRUE(test, test_bit(timer.idx, base->pending_map));
@@ -139,6 +140,7 @@ static void sw_placement_of_past_expiry(struct kunit *test)
 	sw_modify(base, &t->timer, 990);
 	KUNIT_EXPECT_EQ(test, sw_timer_level(base, &t->timer), 0U);
 	KUNIT_EXPECT_EQ(test, t->timer.bucket_expiry, 1000UL);
+	KUNIT_EXPECT_TRUE(test, t->timer.flags & SW_TIMER_OVERDUE);
 	/* Due at the very next tick processed */
 	KUNIT_EXPECT_EQ(test, sw_run(base, 1000, sw_test_record, NULL), 1UL);
 	KUNIT_EXPECT_EQ(test, t->expired_at, 1000UL);

@@ -208,7 +208,11 @@ int sw_cpu_arm(unsigned int cpu, struct sw_shadow *shadow, unsigned long delta)
 	return 0;
 }
 
-/* Account for an expired timer: its level's lateness, or early, or clamped */
+/*
+ * Account for an expired timer: its level's lateness, or early; a clamped
+ * one and one placed when already overdue (moved off an offline CPU, or
+ * armed for the past) are not held to their level's granularity.
+ */
 static void sw_cpu_account_expiry(struct sw_cpu *c, struct sw_shadow *shadow, unsigned long clk)
 {
 	struct sw_timer *timer = &shadow->timer;
@@ -218,6 +222,8 @@ static void sw_cpu_account_expiry(struct sw_cpu *c, struct sw_shadow *shadow, un
 	c->stats.pending--;
 	if (timer->flags & SW_TIMER_CLAMPED)
 		c->stats.clamped++;
+	else if (timer->flags & SW_TIMER_OVERDUE)
+		c->stats.overdue++;
 	else if (late < 0)
 		c->stats.early++;
 	else

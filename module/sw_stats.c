@@ -62,6 +62,7 @@ void sw_stats_add(struct sw_stats *sum, const struct sw_stats *stats)
 	sum->migrated_out += stats->migrated_out;
 	sum->cascaded += stats->cascaded;
 	sum->clamped += stats->clamped;
+	sum->overdue += stats->overdue;
 	sum->early += stats->early;
 	sum->wakeups += stats->wakeups;
 	sum->workload_wakeups += stats->workload_wakeups;
@@ -90,6 +91,7 @@ void sw_stats_show_counters(struct seq_file *m, const char *prefix, const struct
 		{ "migrated_out",	stats->migrated_out },
 		{ "cascaded",		stats->cascaded },
 		{ "clamped",		stats->clamped },
+		{ "overdue",		stats->overdue },
 		{ "early",		stats->early },
 		{ "wakeups",		stats->wakeups },
 		{ "workload_wakeups",	stats->workload_wakeups },

@@ -36,6 +36,7 @@ struct sw_stats {
 	u64		migrated_out;
 	u64		cascaded;
 	u64		clamped;
+	u64		overdue;
 	u64		early;
 	u64		wakeups;
 	u64		workload_wakeups;

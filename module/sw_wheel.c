@@ -41,7 +41,8 @@
  *    to the edge of tick E + 1, so that a timeout of D ticks lasts at least
  *    D whole ticks even when it is armed just before a tick ends (mainline
  *    rounds the same way; the old wheel ran such a timer at E).
- *  - E < C (already in the past): it runs at tick C, the next one processed.
+ *  - E < C (already in the past): it runs at tick C, the next one processed,
+ *    and is marked SW_TIMER_OVERDUE.
  *  - Beyond the last level's range: seed cascades, and the timer still
  *    runs at bucket_expiry computed at the last level; mainline clamps E
  *    to C + timeout_max first.
@@ -213,19 +214,24 @@ static inline unsigned int sw_calc_index(const struct sw_geometry *geo, unsigned
 	return sw_lvl_offs(geo, lvl) + (lvl_clk & (sw_lvl_size(geo) - 1));
 }
 
-/* Where @timer goes for @expires, given the base's clock right now */
+/*
+ * Where @timer goes for @expires, given the base's clock right now; @how
+ * gets SW_TIMER_OVERDUE or SW_TIMER_CLAMPED when the placement was one of
+ * those exceptions to the rule.
+ */
 static unsigned int sw_wheel_index(const struct sw_base *base, const struct sw_timer *timer,
 				   unsigned long expires, unsigned long *bucket_expiry,
-				   bool *clamped)
+				   unsigned int *how)
 {
 	const struct sw_geometry *geo = &base->geo;
 	unsigned long delta = expires - base->clk;
 	unsigned int half = timer->flags & SW_TIMER_DEFERRABLE ? SW_DEFERRABLE_OFFSET : 0;
 	unsigned int lvl;
 
-	*clamped = false;
+	*how = 0;
 	if ((long)delta < 0) {
 		/* Already due: the next tick processed runs it */
+		*how = SW_TIMER_OVERDUE;
 		*bucket_expiry = base->clk;
 		return half + (base->clk & (sw_lvl_size(geo) - 1));
 	}
@@ -233,7 +239,7 @@ static unsigned int sw_wheel_index(const struct sw_base *base, const struct sw_t
 	lvl = sw_delta_level(geo, delta);
 	if (!geo->cascade && delta >= geo->lvl_start[geo->depth]) {
 		expires = base->clk + geo->timeout_max;
-		*clamped = true;
+		*how = SW_TIMER_CLAMPED;
 	}
 	return half + sw_calc_index(geo, expires, lvl, bucket_expiry);
 }
@@ -261,12 +267,10 @@ static void sw_detach(struct sw_base *base, struct sw_timer *timer)
 	hlist_del_init(&timer->entry);
 }
 
-static void sw_set_clamped(struct sw_timer *timer, bool clamped)
+/* Record how the last placement went (the other flags are the caller's) */
+static void sw_set_placement(struct sw_timer *timer, unsigned int how)
 {
-	if (clamped)
-		timer->flags |= SW_TIMER_CLAMPED;
-	else
-		timer->flags &= ~SW_TIMER_CLAMPED;
+	timer->flags = (timer->flags & ~SW_TIMER_PLACEMENT) | how;
 }
 
 /**
@@ -286,15 +290,14 @@ enum sw_modify_result sw_modify(struct sw_base *base, struct sw_timer *timer,
 				unsigned long expires)
 {
 	unsigned long bucket_expiry;
-	unsigned int idx;
-	bool clamped;
+	unsigned int idx, how;
 
 	if (sw_timer_pending(timer) && timer->expires == expires)
 		return SW_MOD_UNCHANGED;
 
-	idx = sw_wheel_index(base, timer, expires, &bucket_expiry, &clamped);
+	idx = sw_wheel_index(base, timer, expires, &bucket_expiry, &how);
 	timer->expires = expires;
-	sw_set_clamped(timer, clamped);
+	sw_set_placement(timer, how);
 
 	if (!sw_timer_pending(timer)) {
 		sw_enqueue(base, timer, idx, bucket_expiry);
@@ -480,15 +483,15 @@ static void sw_cascade(struct sw_base *base, struct sw_tick *tick, unsigned int 
 	while (!hlist_empty(&far)) {
 		struct sw_timer *timer = hlist_entry(far.first, struct sw_timer, entry);
 		unsigned long bucket_expiry;
-		unsigned int new_idx;
-		bool clamped;
+		unsigned int new_idx, how;
 
 		__hlist_del(&timer->entry);
 		if (timer->bucket_expiry == tick->clk) {
 			hlist_add_head(&timer->entry, expired);
 			continue;
 		}
-		new_idx = sw_wheel_index(base, timer, timer->expires, &bucket_expiry, &clamped);
+		/* Still beyond the range: neither overdue nor clamped (seed) */
+		new_idx = sw_wheel_index(base, timer, timer->expires, &bucket_expiry, &how);
 		sw_enqueue(base, timer, new_idx, bucket_expiry);
 		tick->cascaded++;
 	}

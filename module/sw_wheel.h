@@ -77,6 +77,8 @@ struct sw_base {
 /* sw_timer::flags */
 #define SW_TIMER_DEFERRABLE	0x1U	/* never the reason for a wakeup */
 #define SW_TIMER_CLAMPED	0x2U	/* set by the wheel: expiry was clamped */
+#define SW_TIMER_OVERDUE	0x4U	/* set by the wheel: expiry had passed */
+#define SW_TIMER_PLACEMENT	(SW_TIMER_CLAMPED | SW_TIMER_OVERDUE)
 
 /**
  * struct sw_timer - a timer as the wheel sees it
