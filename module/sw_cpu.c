@@ -38,6 +38,7 @@ struct sw_cpu {
 	spinlock_t		lock;		/* everything below */
 	struct sw_base		wheel;
 	struct sw_base		cancels;
+	struct sw_tick		tick;		/* being expired by the tasklet */
 	struct sw_stats		stats;
 	bool			online;
 	bool			kick_pending;
@@ -325,19 +326,25 @@ static void sw_cpu_run(struct tasklet_struct *t)
 		while ((timer = sw_tick_pop(&tick)))
 			sw_cpu_cancel_due(c, container_of(timer, struct sw_shadow, cancel));
 	}
-	while (sw_collect_tick(&c->wheel, now, &tick)) {
-		c->stats.cascaded += tick.cascaded;
-		while ((timer = sw_tick_pop(&tick))) {
+	/*
+	 * The tick's timers stay pending until popped; while the lock is
+	 * dropped for one's function, cancel-all may take the rest.
+	 */
+	while (sw_collect_tick(&c->wheel, now, &c->tick)) {
+		unsigned long clk = c->tick.clk;
+
+		c->stats.cascaded += c->tick.cascaded;
+		while ((timer = sw_tick_pop(&c->tick))) {
 			struct sw_shadow *shadow = container_of(timer, struct sw_shadow, timer);
 			unsigned long ran;
 
-			sw_cpu_account_expiry(c, shadow, tick.clk);
+			sw_cpu_account_expiry(c, shadow, clk);
 			sw_cancel(&c->cancels, &shadow->cancel);
-			/* Nothing else touches @shadow or @tick meanwhile */
+			/* Popped: nothing else touches @shadow meanwhile */
 			spin_unlock_irq(&c->lock);
 			ran = sw_shadow_fn(shadow);
 			spin_lock_irq(&c->lock);
-			sw_cpu_expired(c, shadow, tick.clk, ran);
+			sw_cpu_expired(c, shadow, clk, ran);
 		}
 	}
 	sw_cpu_set_wakeup(c, now);
@@ -472,18 +479,27 @@ static int sw_cpu_offline(unsigned int cpu)
 	return 0;
 }
 
-/* Cancel and free every timer of @c; called with its lock held */
+static void sw_cpu_cancel_timer(struct sw_cpu *c, struct sw_timer *timer)
+{
+	sw_shadow_free(container_of(timer, struct sw_shadow, timer));
+	c->stats.cancelled++;
+	c->stats.pending--;
+}
+
+/*
+ * Cancel and free every timer of @c, in its wheel or collected by the
+ * tasklet and not yet run; called with its lock held.
+ */
 static void sw_cpu_drain(struct sw_cpu *c)
 {
 	struct sw_timer *timer;
 
 	while ((timer = sw_take_any(&c->cancels)))
 		;
-	while ((timer = sw_take_any(&c->wheel))) {
-		sw_shadow_free(container_of(timer, struct sw_shadow, timer));
-		c->stats.cancelled++;
-		c->stats.pending--;
-	}
+	while ((timer = sw_tick_pop(&c->tick)))
+		sw_cpu_cancel_timer(c, timer);
+	while ((timer = sw_take_any(&c->wheel)))
+		sw_cpu_cancel_timer(c, timer);
 }
 
 void sw_cpus_cancel_all(void)
