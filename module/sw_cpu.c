@@ -210,9 +210,12 @@ int sw_cpu_arm(unsigned int cpu, struct sw_shadow *shadow, unsigned long delta)
 }
 
 /*
- * Account for an expired timer: its level's lateness, or early; a clamped
- * one and one placed when already overdue (moved off an offline CPU, or
- * armed for the past) are not held to their level's granularity.
+ * Account for an expired timer: its level's lateness, or early. A clamped
+ * one is not held to the contract, nor is one placed more than a tick
+ * after its expiry (moved off an offline CPU, or armed for the past): it
+ * ran on the next tick, which says nothing of its level. One placed just
+ * a tick late (armed for the current jiffy on a wheel that has run it)
+ * is level 0's, one tick late, like any timer armed for the next tick.
  */
 static void sw_cpu_account_expiry(struct sw_cpu *c, struct sw_shadow *shadow, unsigned long clk)
 {
@@ -223,7 +226,7 @@ static void sw_cpu_account_expiry(struct sw_cpu *c, struct sw_shadow *shadow, un
 	c->stats.pending--;
 	if (timer->flags & SW_TIMER_CLAMPED)
 		c->stats.clamped++;
-	else if (timer->flags & SW_TIMER_OVERDUE)
+	else if ((timer->flags & SW_TIMER_OVERDUE) && late > 1)
 		c->stats.overdue++;
 	else if (late < 0)
 		c->stats.early++;
