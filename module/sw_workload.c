@@ -194,11 +194,12 @@ static int sw_run_thread(void *unused)
 	u64 carry = 0;
 
 	sw_cpus_set_rearming(true);
-	while (!kthread_should_stop() && time_before(jiffies, sw_run_end)) {
+	while (!kthread_should_stop() && time_before(last, sw_run_end)) {
 		unsigned long now, count;
 
 		schedule_timeout_interruptible(1);
-		now = jiffies;
+		/* Woken late, it catches up, but never past the end of the run */
+		now = time_before(jiffies, sw_run_end) ? jiffies : sw_run_end;
 		/* rate timers a second: carry the fraction from tick to tick */
 		carry += (u64)sw_run_rate * (now - last);
 		last = now;
