@@ -20,8 +20,9 @@
 #define SW_WRITES		50
 #define SW_COUNT		100
 #define SW_SHORT_TICKS		200	/* delta=1..200 */
-#define SW_LONG_MS		60000	/* delta=30000ms..60000ms */
+#define SW_LONG_MS		1200000	/* delta=600000ms..1200000ms: none expires */
 #define SW_GRACE_MS		2000	/* for the tasklet to run once they are due */
+#define SW_READ_MS		5	/* between the reader's reads */
 
 struct sw_writer {
 	pthread_t thread;
@@ -84,6 +85,7 @@ static void *sw_read(void *arg)
 			rd->bad++;
 		}
 		rd->reads++;
+		sw_sleep_ms(SW_READ_MS);
 	}
 	return NULL;
 }
@@ -108,7 +110,7 @@ FIXTURE_TEARDOWN(concurrency)
 	sw_teardown(_metadata);
 }
 
-TEST_F_TIMEOUT(concurrency, writers_arm_exactly_what_they_ask, 120)
+TEST_F_TIMEOUT(concurrency, writers_arm_exactly_what_they_ask, 180)
 {
 	const u64 total = (u64)SW_WRITERS * SW_WRITES * SW_COUNT;
 	struct sw_writer wr[SW_WRITERS];
