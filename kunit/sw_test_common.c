@@ -13,7 +13,12 @@ static const struct sw_test_param sw_test_params[] = {
 	{ SW_WHEEL_MAINLINE, 100 },
 	{ SW_WHEEL_MAINLINE, 250 },
 	{ SW_WHEEL_MAINLINE, 1000 },
+	/* Only in sw_test_gen_all_params(): HZ changes nothing for classic */
+	{ SW_WHEEL_CLASSIC, 250 },
 };
+
+/* The non-cascading wheels: all but the last entry */
+#define SW_TEST_NR_NONCASCADING	(ARRAY_SIZE(sw_test_params) - 1)
 
 static void sw_test_param_desc(const struct sw_test_param *param, char *desc)
 {
@@ -21,11 +26,25 @@ static void sw_test_param_desc(const struct sw_test_param *param, char *desc)
 		 param->hz);
 }
 
-KUNIT_ARRAY_PARAM(sw_test_array, sw_test_params, sw_test_param_desc);
+static const void *sw_test_gen(const void *prev, char *desc, size_t nr)
+{
+	const struct sw_test_param *next = prev ? (const struct sw_test_param *)prev + 1 :
+					   sw_test_params;
+
+	if (next >= sw_test_params + nr)
+		return NULL;
+	sw_test_param_desc(next, desc);
+	return next;
+}
 
 const void *sw_test_gen_params(const void *prev, char *desc)
 {
-	return sw_test_array_gen_params(prev, desc);
+	return sw_test_gen(prev, desc, SW_TEST_NR_NONCASCADING);
+}
+
+const void *sw_test_gen_all_params(const void *prev, char *desc)
+{
+	return sw_test_gen(prev, desc, ARRAY_SIZE(sw_test_params));
 }
 
 unsigned long sw_test_clock(const struct sw_test_param *param, unsigned int i)
@@ -66,10 +85,16 @@ static const unsigned long sw_test_mainline_start[] = {
 	0, 63, 504, 4032, 32256, 258048, 2064384, 16515072, 132120576, 1056964608,
 };
 
+static const unsigned long sw_test_classic_start[] = {
+	0, 256, 16384, 1048576, 67108864, 4294967296UL,
+};
+
 unsigned int sw_test_depth(const struct sw_test_param *param)
 {
 	if (param->kind == SW_WHEEL_SEED)
 		return 8;
+	if (param->kind == SW_WHEEL_CLASSIC)
+		return 5;
 	return param->hz > 100 ? 9 : 8;
 }
 
@@ -77,6 +102,8 @@ unsigned long sw_test_lvl_start(const struct sw_test_param *param, unsigned int 
 {
 	if (param->kind == SW_WHEEL_SEED)
 		return sw_test_seed_start[lvl];
+	if (param->kind == SW_WHEEL_CLASSIC)
+		return sw_test_classic_start[lvl];
 	return sw_test_mainline_start[lvl];
 }
 
@@ -118,6 +145,12 @@ void sw_test_expect(const struct sw_test_param *param, unsigned long clk,
 	if ((long)delta < 0) {
 		exp->level = 0;
 		exp->run_at = clk;
+		return;
+	}
+	if (param->kind == SW_WHEEL_CLASSIC) {
+		/* Exact, also beyond the range: such timers cascade until in it */
+		exp->level = sw_test_level(param, delta);
+		exp->run_at = expires;
 		return;
 	}
 	exp->level = sw_test_level(param, delta);

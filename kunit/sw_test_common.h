@@ -16,7 +16,9 @@ struct sw_test_param {
 	unsigned int		hz;
 };
 
+/* Seed and mainline at HZ 100, 250 and 1000; with classic too */
 const void *sw_test_gen_params(const void *prev, char *desc);
+const void *sw_test_gen_all_params(const void *prev, char *desc);
 
 /* The clocks a wheel is started at: 0, INITIAL_JIFFIES, and at the wrap */
 #define SW_TEST_NR_CLOCKS	4
@@ -36,7 +38,8 @@ unsigned int sw_test_level(const struct sw_test_param *param, unsigned long delt
  * struct sw_test_expect - where the contract puts a timer
  * @level:	level it is placed at
  * @clamped:	mainline only: expiry was beyond the range and clamped
- * @run_at:	the tick at which the wheel runs it
+ * @run_at:	the tick at which the wheel runs it (classic: exactly the
+ *		expiry, and @level is only where it starts)
  */
 struct sw_test_expect {
 	unsigned int	level;

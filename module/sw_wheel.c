@@ -18,7 +18,8 @@
  * second set of buckets at SW_DEFERRABLE_OFFSET, so that search skips
  * them: they expire when the wheel runs anyway, but never make it run.
  *
- * Two geometries are implemented, both with LVL_CLK_SHIFT 3:
+ * Two geometries are implemented, both with LVL_CLK_SHIFT 3 (a third
+ * wheel, the classic cascading one, is described in sw_classic.c):
  *
  *  seed:     8 levels of 32 buckets. Timers beyond the last level's range
  *            wait in the last level: when their bucket comes due they are
@@ -129,12 +130,14 @@
 
 #include <linux/bitmap.h>
 #include <linux/errno.h>
+#include <linux/limits.h>
 
-#include "sw_wheel.h"
+#include "sw_wheel_internal.h"
 
 static const char * const sw_wheel_kind_names[SW_WHEEL_NR_KINDS] = {
 	[SW_WHEEL_SEED]		= "seed",
 	[SW_WHEEL_MAINLINE]	= "mainline",
+	[SW_WHEEL_CLASSIC]	= "classic",
 };
 
 const char *sw_wheel_kind_name(enum sw_wheel_kind kind)
@@ -151,8 +154,9 @@ static bool sw_hz_supported(unsigned int hz)
 /**
  * sw_geometry_init - describe a wheel
  * @geo:	filled in
- * @kind:	seed or mainline
- * @hz:		tick rate: 100, 250, 300 or 1000
+ * @kind:	seed, mainline or classic
+ * @hz:		tick rate: 100, 250, 300 or 1000 (only mainline's depth and
+ *		the reports depend on it)
  *
  * Return: 0, or -EINVAL for an unknown kind or tick rate (@geo untouched).
  */
@@ -165,6 +169,20 @@ int sw_geometry_init(struct sw_geometry *geo, enum sw_wheel_kind kind, unsigned 
 
 	geo->kind = kind;
 	geo->hz = hz;
+	if (kind == SW_WHEEL_CLASSIC) {
+		geo->lvl_bits = SW_CLASSIC_LVL_BITS;
+		geo->depth = SW_CLASSIC_DEPTH;
+		geo->cascade = true;
+		geo->lvl_start[0] = 0;
+		for (lvl = 1; lvl < geo->depth; lvl++)
+			geo->lvl_start[lvl] = BIT(SW_CLASSIC_ROOT_BITS +
+						  (lvl - 1) * SW_CLASSIC_LVL_BITS);
+		/* MAX_TVAL: 2^32 - 1, or all a long can tell apart on 32-bit */
+		geo->timeout_max = sizeof(long) > 4 ? U32_MAX : LONG_MAX;
+		geo->lvl_start[geo->depth] = geo->timeout_max + 1;
+		geo->revolution = BIT(SW_CLASSIC_LVL_BITS) << sw_lvl_shift(geo->depth);
+		return 0;
+	}
 	if (kind == SW_WHEEL_SEED) {
 		geo->lvl_bits = 5;
 		geo->depth = 8;
@@ -180,7 +198,35 @@ int sw_geometry_init(struct sw_geometry *geo, enum sw_wheel_kind kind, unsigned 
 		geo->lvl_start[lvl] = (sw_lvl_size(geo) - 1UL) << sw_lvl_shift(lvl - 1);
 	/* The largest delta whose bucket the last level still tells apart */
 	geo->timeout_max = geo->lvl_start[geo->depth] - sw_lvl_gran(geo->depth - 1);
+	geo->revolution = (unsigned long)sw_lvl_size(geo) << sw_lvl_shift(geo->depth - 1);
 	return 0;
+}
+
+/*
+ * The level for @delta, as sw_delta_level() documents; inline for
+ * sw_modify().
+ */
+static inline unsigned int sw_level_of(const struct sw_geometry *geo, unsigned long delta)
+{
+	unsigned int lvl;
+
+	if (delta < geo->lvl_start[1])
+		return 0;
+	if (sw_wheel_is_classic(geo)) {
+		for (lvl = 1; lvl < geo->depth - 1 && delta >= geo->lvl_start[lvl + 1]; lvl++)
+			;
+		return lvl;
+	}
+	/*
+	 * Level n starts at (LVL_SIZE - 1) << 3(n - 1), a number of lvl_bits
+	 * bits: the level is one more than the whole 3-bit steps the delta has
+	 * above lvl_bits bits, or one less than that when the delta has just
+	 * as many bits as the start of that level but is below it.
+	 */
+	lvl = (fls_long(delta) - geo->lvl_bits) / SW_LVL_CLK_SHIFT + 1;
+	if (lvl >= geo->depth)
+		return geo->depth - 1;
+	return delta < geo->lvl_start[lvl] ? lvl - 1 : lvl;
 }
 
 /**
@@ -193,11 +239,7 @@ int sw_geometry_init(struct sw_geometry *geo, enum sw_wheel_kind kind, unsigned 
  */
 unsigned int sw_delta_level(const struct sw_geometry *geo, unsigned long delta)
 {
-	unsigned int lvl = 0;
-
-	while (lvl < geo->depth - 1 && delta >= geo->lvl_start[lvl + 1])
-		lvl++;
-	return lvl;
+	return sw_level_of(geo, delta);
 }
 
 /*
@@ -219,14 +261,17 @@ static inline unsigned int sw_calc_index(const struct sw_geometry *geo, unsigned
  * gets SW_TIMER_OVERDUE or SW_TIMER_CLAMPED when the placement was one of
  * those exceptions to the rule.
  */
-static unsigned int sw_wheel_index(const struct sw_base *base, const struct sw_timer *timer,
-				   unsigned long expires, unsigned long *bucket_expiry,
-				   unsigned int *how)
+static inline unsigned int sw_wheel_index(const struct sw_base *base,
+					  const struct sw_timer *timer, unsigned long expires,
+					  unsigned long *bucket_expiry, unsigned int *how)
 {
 	const struct sw_geometry *geo = &base->geo;
 	unsigned long delta = expires - base->clk;
 	unsigned int half = timer->flags & SW_TIMER_DEFERRABLE ? SW_DEFERRABLE_OFFSET : 0;
 	unsigned int lvl;
+
+	if (sw_wheel_is_classic(geo))
+		return sw_classic_index(base, expires, bucket_expiry, how);
 
 	*how = 0;
 	if ((long)delta < 0) {
@@ -236,7 +281,7 @@ static unsigned int sw_wheel_index(const struct sw_base *base, const struct sw_t
 		return half + (base->clk & (sw_lvl_size(geo) - 1));
 	}
 
-	lvl = sw_delta_level(geo, delta);
+	lvl = sw_level_of(geo, delta);
 	if (!geo->cascade && delta >= geo->lvl_start[geo->depth]) {
 		expires = base->clk + geo->timeout_max;
 		*how = SW_TIMER_CLAMPED;
@@ -244,27 +289,11 @@ static unsigned int sw_wheel_index(const struct sw_base *base, const struct sw_t
 	return half + sw_calc_index(geo, expires, lvl, bucket_expiry);
 }
 
-static void sw_enqueue(struct sw_base *base, struct sw_timer *timer, unsigned int idx,
-		       unsigned long bucket_expiry)
-{
-	hlist_add_head(&timer->entry, base->vectors + idx);
-	__set_bit(idx, base->pending_map);
-	timer->idx = idx;
-	timer->bucket_expiry = bucket_expiry;
-}
-
-/*
- * Unlink a pending timer. It may sit in its bucket, or in a tick's expired
- * list that sw_collect_tick() handed out; only in the first case can its
- * bucket become empty.
- */
+/* Take a pending timer out of the wheel: it is no longer pending */
 static void sw_detach(struct sw_base *base, struct sw_timer *timer)
 {
-	struct hlist_head *head = base->vectors + timer->idx;
-
-	if (hlist_is_singular_node(&timer->entry, head))
-		__clear_bit(timer->idx, base->pending_map);
-	hlist_del_init(&timer->entry);
+	sw_unlink(base, timer);
+	base->nr_pending--;
 }
 
 /* Record how the last placement went (the other flags are the caller's) */
@@ -283,6 +312,7 @@ static void sw_set_placement(struct sw_timer *timer, unsigned int how)
  * new expiry maps to the bucket it is in only gets the new expiry. A timer
  * already collected for expiry (in a &struct sw_tick, not yet popped) is
  * not in its bucket, whatever its index says, and is always requeued.
+ * The classic wheel requeues on any change of expiry, as it always did.
  *
  * Return: what was done.
  */
@@ -301,12 +331,14 @@ enum sw_modify_result sw_modify(struct sw_base *base, struct sw_timer *timer,
 
 	if (!sw_timer_pending(timer)) {
 		sw_enqueue(base, timer, idx, bucket_expiry);
+		base->nr_pending++;
 		return SW_MOD_ARMED;
 	}
-	if (idx == timer->idx && bucket_expiry == timer->bucket_expiry)
+	if (idx == timer->idx && bucket_expiry == timer->bucket_expiry &&
+	    !sw_wheel_is_classic(&base->geo))
 		return SW_MOD_SAME_BUCKET;
 
-	sw_detach(base, timer);
+	sw_unlink(base, timer);
 	sw_enqueue(base, timer, idx, bucket_expiry);
 	return SW_MOD_REQUEUED;
 }
@@ -337,13 +369,18 @@ bool sw_cancel(struct sw_base *base, struct sw_timer *timer)
  */
 struct sw_timer *sw_take_any(struct sw_base *base)
 {
-	unsigned int idx = find_first_bit(base->pending_map, SW_TOTAL_BUCKETS);
 	struct sw_timer *timer;
+	unsigned int idx;
 
-	if (idx >= SW_TOTAL_BUCKETS)
-		return NULL;
-	timer = hlist_entry(base->vectors[idx].first, struct sw_timer, entry);
-	sw_detach(base, timer);
+	if (sw_wheel_is_classic(&base->geo)) {
+		timer = sw_classic_first(base);
+	} else {
+		idx = find_first_bit(base->pending_map, SW_TOTAL_BUCKETS);
+		timer = idx < SW_TOTAL_BUCKETS ?
+			hlist_entry(base->vectors[idx].first, struct sw_timer, entry) : NULL;
+	}
+	if (timer)
+		sw_detach(base, timer);
 	return timer;
 }
 
@@ -412,12 +449,16 @@ static bool sw_next_bucket_delta(const struct sw_base *base, unsigned int half,
  * Found from the pending bitmap alone. Deferrable timers are ignored: they
  * never make the wheel run. For a seed wheel's cascading timers this is the
  * tick of their next cascade, which is when the wheel must look at them.
+ * The classic wheel scans its buckets instead, see sw_classic.c.
  *
  * Return: false if no non-deferrable timer is pending.
  */
 bool sw_next_expiry(const struct sw_base *base, unsigned long *next)
 {
 	unsigned long delta;
+
+	if (sw_wheel_is_classic(&base->geo))
+		return sw_classic_next_expiry(base, next);
 
 	if (!sw_next_bucket_delta(base, 0, &delta))
 		return false;
@@ -441,6 +482,17 @@ static bool sw_next_event(const struct sw_base *base, unsigned long *next)
 	return found;
 }
 
+/* As far as next_due can be from the clock: no bucket is due */
+#define SW_NOTHING_DUE		(ULONG_MAX >> 1)
+
+/* Find when a bucket next comes due, from the bitmap, and remember it */
+static void sw_refresh_next_due(struct sw_base *base)
+{
+	unsigned long next;
+
+	base->next_due = sw_next_event(base, &next) ? next : base->clk + SW_NOTHING_DUE;
+}
+
 /**
  * sw_forward_clock - move an idle wheel's clock forward without running it
  * @base:	the wheel
@@ -449,18 +501,21 @@ static bool sw_next_event(const struct sw_base *base, unsigned long *next)
  * Skips the ticks before @now at which no bucket, deferrable or not, comes
  * due. Afterwards the clock is @now, or the first tick with due timers if
  * that is earlier. Used before arming on a wheel that has not run for a
- * while, so new timers are placed relative to the present.
+ * while, so new timers are placed relative to the present. The classic
+ * wheel only moves its clock when it is empty: it processes every tick.
  */
 void sw_forward_clock(struct sw_base *base, unsigned long now)
 {
-	unsigned long next;
-
 	if (!sw_time_after(now, base->clk))
 		return;
-	if (!sw_next_event(base, &next) || !sw_time_before(next, now))
-		base->clk = now;
-	else
-		base->clk = next;
+	if (sw_wheel_is_classic(&base->geo)) {
+		if (!base->nr_pending)
+			base->clk = now;
+		return;
+	}
+	if (!sw_time_after(base->next_due, now))
+		sw_refresh_next_due(base);
+	base->clk = sw_time_before(base->next_due, now) ? base->next_due : now;
 }
 
 static void sw_tick_add_list(struct sw_tick *tick, struct hlist_head *bucket)
@@ -518,8 +573,12 @@ static void sw_collect_bucket(struct sw_base *base, struct sw_tick *tick, unsign
  *
  * Processes one tick: the clock's, or when the clock lags behind @now, the
  * first tick up to @now at which a bucket comes due (the ticks skipped had
- * none). Each level's bucket is looked at on ticks that are multiples of
- * its granularity. The clock then moves past the tick processed.
+ * none), or @now itself if none does. Each level's bucket is looked at on
+ * ticks that are multiples of its granularity. The clock then moves past
+ * the tick processed. Which tick a bucket comes due at next is kept, and
+ * found again from the bitmap after a tick that had due buckets, so a
+ * tick with nothing due costs a comparison, as in mainline. The classic
+ * wheel skips no tick unless it is empty.
  *
  * The collected timers stay pending, and cancelling or modifying one takes
  * it out of @tick, until sw_tick_pop() hands it out, unlinked.
@@ -535,11 +594,22 @@ bool sw_collect_tick(struct sw_base *base, unsigned long now, struct sw_tick *ti
 
 	if (sw_time_after(base->clk, now))
 		return false;
-	sw_forward_clock(base, now);
-
-	tick->clk = base->clk;
+	tick->base = base;
 	tick->nr_lists = 0;
 	tick->cascaded = 0;
+	if (!sw_wheel_is_classic(geo) && sw_time_after(base->next_due, now)) {
+		/* Nothing due up to @now */
+		tick->clk = now;
+		base->clk = now + 1;
+		return true;
+	}
+	sw_forward_clock(base, now);
+	tick->clk = base->clk;
+	if (sw_wheel_is_classic(geo)) {
+		sw_classic_collect(base, tick);
+		base->clk++;
+		return true;
+	}
 	lvl_clk = base->clk;
 	for (lvl = 0; lvl < geo->depth; lvl++) {
 		unsigned int idx = sw_lvl_offs(geo, lvl) + (lvl_clk & mask);
@@ -553,6 +623,8 @@ bool sw_collect_tick(struct sw_base *base, unsigned long now, struct sw_tick *ti
 		lvl_clk >>= SW_LVL_CLK_SHIFT;
 	}
 	base->clk++;
+	if (!sw_time_after(base->next_due, tick->clk))
+		sw_refresh_next_due(base);
 	return true;
 }
 
@@ -573,6 +645,7 @@ struct sw_timer *sw_tick_pop(struct sw_tick *tick)
 
 	timer = hlist_entry(tick->lists[tick->nr_lists - 1].first, struct sw_timer, entry);
 	hlist_del_init(&timer->entry);
+	tick->base->nr_pending--;
 	return timer;
 }
 
@@ -593,6 +666,12 @@ unsigned long sw_run(struct sw_base *base, unsigned long now,
 	unsigned long expired = 0;
 	struct sw_tick tick;
 
+	/* Nothing due up to @now: only the clock moves */
+	if (!sw_wheel_is_classic(&base->geo) && sw_time_after(base->next_due, now)) {
+		if (!sw_time_after(base->clk, now))
+			base->clk = now + 1;
+		return 0;
+	}
 	while (sw_collect_tick(base, now, &tick)) {
 		struct sw_timer *timer;
 
@@ -616,6 +695,8 @@ void sw_base_init(struct sw_base *base, const struct sw_geometry *geo, unsigned 
 
 	base->geo = *geo;
 	base->clk = clk;
+	base->nr_pending = 0;
+	base->next_due = clk + SW_NOTHING_DUE;
 	bitmap_zero(base->pending_map, SW_TOTAL_BUCKETS);
 	for (i = 0; i < SW_TOTAL_BUCKETS; i++)
 		INIT_HLIST_HEAD(base->vectors + i);

@@ -17,6 +17,7 @@
 enum sw_wheel_kind {
 	SW_WHEEL_SEED,		/* 8 x 32 buckets, far timers cascade */
 	SW_WHEEL_MAINLINE,	/* 8 or 9 x 64 buckets, far timers clamp */
+	SW_WHEEL_CLASSIC,	/* 256 + 4 x 64 buckets, exact, cascades */
 	SW_WHEEL_NR_KINDS,
 };
 
@@ -30,6 +31,17 @@ enum sw_wheel_kind {
 #define SW_MAX_BUCKETS		(SW_MAX_DEPTH << SW_MAX_LVL_BITS)
 
 /*
+ * The classic cascading wheel: a root level of 256 buckets, one per tick,
+ * and four levels of 64 above it, each bucket as wide as the whole level
+ * below. It fits in the first half of the arrays and keeps its deferrable
+ * timers with the others, as it always did.
+ */
+#define SW_CLASSIC_ROOT_BITS	8
+#define SW_CLASSIC_ROOT_SIZE	BIT(SW_CLASSIC_ROOT_BITS)
+#define SW_CLASSIC_LVL_BITS	6
+#define SW_CLASSIC_DEPTH	5
+
+/*
  * Deferrable timers live in a second set of buckets at this fixed offset
  * of the same arrays, so the next expiry search can skip them wholesale.
  */
@@ -38,17 +50,20 @@ enum sw_wheel_kind {
 
 /**
  * struct sw_geometry - the shape of a wheel
- * @kind:	seed or mainline
+ * @kind:	seed, mainline or classic
  * @hz:		tick rate the geometry was made for (it picks mainline's depth
  *		and converts ticks to milliseconds in reports)
- * @lvl_bits:	log2 of the number of buckets per level
+ * @lvl_bits:	log2 of the number of buckets per level (classic: above the root)
  * @depth:	number of levels
  * @cascade:	far timers wait in the last level and are placed again when
- *		their bucket comes due (seed); otherwise they are clamped to
- *		@timeout_max (mainline)
+ *		their bucket comes due (seed), or every level cascades into the
+ *		one below (classic); otherwise they are clamped to @timeout_max
+ *		(mainline)
  * @lvl_start:	smallest delta each level takes; @lvl_start[@depth] is the
  *		first delta beyond the wheel's range (the cutoff)
- * @timeout_max: the delta far timers are clamped to when !@cascade
+ * @timeout_max: the delta far timers are clamped to when !@cascade; classic
+ *		places farther timers as if this far, but runs them on time
+ * @revolution:	ticks the last level takes to come round to a bucket again
  */
 struct sw_geometry {
 	enum sw_wheel_kind	kind;
@@ -58,18 +73,25 @@ struct sw_geometry {
 	bool			cascade;
 	unsigned long		lvl_start[SW_MAX_DEPTH + 1];
 	unsigned long		timeout_max;
+	unsigned long		revolution;
 };
 
 /**
  * struct sw_base - one wheel
  * @geo:	its geometry (a copy, kept next to the hot data)
  * @clk:	the next tick to be processed; every tick before it has been
+ * @nr_pending:	timers pending, those of a collected tick not yet popped too
+ * @next_due:	no bucket comes due before this tick (it may be earlier than
+ *		the first that does, after a cancel); not kept by classic
  * @pending_map: one bit per bucket, set while the bucket holds a timer
+ *		(not kept by the classic wheel, which had no such map)
  * @vectors:	the buckets; deferrable ones from %SW_DEFERRABLE_OFFSET on
  */
 struct sw_base {
 	struct sw_geometry	geo;
 	unsigned long		clk;
+	unsigned long		nr_pending;
+	unsigned long		next_due;
 	DECLARE_BITMAP(pending_map, SW_TOTAL_BUCKETS);
 	struct hlist_head	vectors[SW_TOTAL_BUCKETS];
 };
@@ -109,12 +131,14 @@ enum sw_modify_result {
 
 /**
  * struct sw_tick - timers collected for one tick, see sw_collect_tick()
+ * @base:	the wheel they were collected from
  * @clk:	the tick they expired at
  * @nr_lists:	lists in use
- * @cascaded:	timers this tick placed again instead of expiring (seed)
+ * @cascaded:	timers this tick placed again instead of expiring (seed, classic)
  * @lists:	the timers; they stay pending (and cancellable) until popped
  */
 struct sw_tick {
+	struct sw_base		*base;
 	unsigned long		clk;
 	unsigned int		nr_lists;
 	unsigned int		cascaded;
@@ -157,6 +181,35 @@ static inline unsigned int sw_lvl_offs(const struct sw_geometry *geo, unsigned i
 	return lvl << geo->lvl_bits;
 }
 
+static inline bool sw_wheel_is_classic(const struct sw_geometry *geo)
+{
+	return geo->kind == SW_WHEEL_CLASSIC;
+}
+
+/*
+ * The same for any wheel, classic included, for reports: the first bucket
+ * of a level, its number of buckets, and how late its timers may run.
+ */
+static inline unsigned int sw_lvl_first_bucket(const struct sw_geometry *geo, unsigned int lvl)
+{
+	if (sw_wheel_is_classic(geo))
+		return lvl ? SW_CLASSIC_ROOT_SIZE + ((lvl - 1) << SW_CLASSIC_LVL_BITS) : 0;
+	return sw_lvl_offs(geo, lvl);
+}
+
+static inline unsigned int sw_lvl_nr_buckets(const struct sw_geometry *geo, unsigned int lvl)
+{
+	if (sw_wheel_is_classic(geo) && !lvl)
+		return SW_CLASSIC_ROOT_SIZE;
+	return sw_lvl_size(geo);
+}
+
+static inline unsigned long sw_lvl_expiry_gran(const struct sw_geometry *geo, unsigned int lvl)
+{
+	/* Classic cascades every timer down to the root: exact expiry */
+	return sw_wheel_is_classic(geo) ? 1 : sw_lvl_gran(lvl);
+}
+
 unsigned int sw_delta_level(const struct sw_geometry *geo, unsigned long delta);
 
 void sw_base_init(struct sw_base *base, const struct sw_geometry *geo, unsigned long clk);
@@ -175,10 +228,18 @@ static inline bool sw_timer_pending(const struct sw_timer *timer)
 	return !hlist_unhashed(&timer->entry);
 }
 
-/* The level a timer was placed at (meaningful once it was armed) */
+/*
+ * The level a timer was placed at (meaningful once it was armed); for the
+ * classic wheel, the level it is at now, as cascades move it down.
+ */
 static inline unsigned int sw_timer_level(const struct sw_base *base,
 					  const struct sw_timer *timer)
 {
+	if (sw_wheel_is_classic(&base->geo)) {
+		if (timer->idx < SW_CLASSIC_ROOT_SIZE)
+			return 0;
+		return 1 + ((timer->idx - SW_CLASSIC_ROOT_SIZE) >> SW_CLASSIC_LVL_BITS);
+	}
 	return (timer->idx % SW_DEFERRABLE_OFFSET) >> base->geo.lvl_bits;
 }
 

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * shadow-wheel: what the wheel core's files share and no one else sees.
+ * sw_wheel.c holds the operations and the non-cascading wheels;
+ * sw_classic.c the placement, tick and next expiry of the cascading one.
+ */
+#ifndef _SHADOW_WHEEL_SW_WHEEL_INTERNAL_H
+#define _SHADOW_WHEEL_SW_WHEEL_INTERNAL_H
+
+#include "sw_wheel.h"
+
+/*
+ * Put @timer into bucket @idx, to run at @bucket_expiry. The bucket comes
+ * due then, or for a timer parked beyond the seed wheel's range, at the
+ * same point of an earlier revolution of the last level: the first tick
+ * from the clock on that is a whole number of revolutions before it.
+ */
+static inline void sw_enqueue(struct sw_base *base, struct sw_timer *timer, unsigned int idx,
+			      unsigned long bucket_expiry)
+{
+	hlist_add_head(&timer->entry, base->vectors + idx);
+	timer->idx = idx;
+	timer->bucket_expiry = bucket_expiry;
+	if (!sw_wheel_is_classic(&base->geo)) {
+		unsigned long due = (bucket_expiry - base->clk) & (base->geo.revolution - 1);
+
+		__set_bit(idx, base->pending_map);
+		if (due < base->next_due - base->clk)
+			base->next_due = base->clk + due;
+	}
+}
+
+/*
+ * Unlink a timer that stays pending (it is about to be enqueued again).
+ * It may sit in its bucket, or in a tick's expired list that
+ * sw_collect_tick() handed out; only in the first case can its bucket
+ * become empty.
+ */
+static inline void sw_unlink(struct sw_base *base, struct sw_timer *timer)
+{
+	struct hlist_head *head = base->vectors + timer->idx;
+
+	if (!sw_wheel_is_classic(&base->geo) && hlist_is_singular_node(&timer->entry, head))
+		__clear_bit(timer->idx, base->pending_map);
+	hlist_del_init(&timer->entry);
+}
+
+unsigned int sw_classic_index(const struct sw_base *base, unsigned long expires,
+			      unsigned long *bucket_expiry, unsigned int *how);
+void sw_classic_collect(struct sw_base *base, struct sw_tick *tick);
+bool sw_classic_next_expiry(const struct sw_base *base, unsigned long *next);
+struct sw_timer *sw_classic_first(const struct sw_base *base);
+
+#endif
