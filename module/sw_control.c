@@ -6,6 +6,11 @@
  *   run preset=net|io|poll|mixed [rate=R] [duration=S]
  *   stop | reset | cancel-all
  *
+ * and the bench file's runs (sw_control_bench()):
+ *
+ *   [wheel=seed|mainline|classic|all] [timers=N] [ops=N] [ticks=N] [gap=N]
+ *   [mean=N] [cancel=P] [cpu=C] [seed=S] [kernel=0|1]
+ *
  * A command is checked whole before anything is done; a bad one gets
  * -EINVAL, -E2BIG or -ENODEV and one line in the kernel log.
  */
@@ -18,6 +23,8 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "sw_bench.h"
+#include "sw_bench_run.h"
 #include "sw_control.h"
 #include "sw_cpu.h"
 #include "sw_workload.h"
@@ -202,6 +209,118 @@ static int sw_cmd_run(struct sw_parse *p)
 		return sw_reject(p, ret, ret == -EBUSY ? "a run is going on" : "cannot start",
 				 NULL);
 	return 0;
+}
+
+/* "key=N" with lo <= N <= hi */
+static int sw_bench_number(struct sw_parse *p, const char *key, const char *value,
+			   unsigned long lo, unsigned long hi, unsigned long *val)
+{
+	if (sw_parse_ulong(value, val) || *val < lo || *val > hi) {
+		pr_warn("bench: %s must be %lu..%lu (%pe): '%s'\n", key, lo, hi,
+			ERR_PTR(-EINVAL), p->cmd);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int sw_bench_parse(struct sw_parse *p, struct sw_bench_req *req)
+{
+	unsigned long seen = 0, val;
+	char *word, *key, *value;
+	enum sw_wheel_kind kind;
+	int ret = 0;
+
+	while (!ret && (word = sw_next_word(p))) {
+		static const char * const keys[] = {
+			"wheel", "timers", "ops", "ticks", "gap", "mean", "cancel", "cpu",
+			"seed", "kernel",
+		};
+		unsigned int k;
+
+		key = sw_split(word, &value);
+		for (k = 0; k < ARRAY_SIZE(keys) && strcmp(key, keys[k]); k++)
+			;
+		if (k == ARRAY_SIZE(keys) || !value || !*value || (seen & BIT(k)))
+			return sw_reject(p, -EINVAL, "unknown, repeated or empty word", key);
+		seen |= BIT(k);
+		switch (k) {
+		case 0:
+			req->wheels = 0;
+			for (kind = 0; kind < SW_WHEEL_NR_KINDS; kind++) {
+				const char *name = sw_wheel_kind_name(kind);
+
+				if (!strcmp(value, "all") || !strcmp(value, name))
+					req->wheels |= BIT(kind);
+			}
+			if (!req->wheels)
+				return sw_reject(p, -EINVAL, "unknown wheel", value);
+			break;
+		case 1:
+			ret = sw_bench_number(p, key, value, 1, SW_BENCH_TIMERS_MAX, &req->timers);
+			break;
+		case 2:
+			ret = sw_bench_number(p, key, value, 1, SW_BENCH_MAX_OPS, &req->ops);
+			break;
+		case 3:
+			ret = sw_bench_number(p, key, value, 1, SW_BENCH_TICKS_MAX, &req->ticks);
+			break;
+		case 4:
+			ret = sw_bench_number(p, key, value, 1, 600UL * HZ, &req->gap);
+			break;
+		case 5:
+			ret = sw_bench_number(p, key, value, 1, 3600UL * HZ, &req->mean);
+			break;
+		case 6:
+			ret = sw_bench_number(p, key, value, 0, 99, &val);
+			req->cancel_pct = val;
+			break;
+		case 7:
+			ret = sw_bench_number(p, key, value, 0, nr_cpu_ids - 1, &val);
+			if (!ret && !cpu_online(val))
+				return sw_reject(p, -ENODEV, "no such cpu online", value);
+			req->cpu = val;
+			break;
+		case 8:
+			ret = sw_bench_number(p, key, value, 0, ULONG_MAX, &val);
+			req->seed = val;
+			break;
+		default:
+			ret = sw_bench_number(p, key, value, 0, 1, &val);
+			req->kernel = val;
+			break;
+		}
+	}
+	return ret;
+}
+
+/**
+ * sw_control_bench - carry out one run written to the bench file
+ * @cmd:	its words, NUL-terminated, at most %SW_CONTROL_MAX bytes
+ *
+ * Return: 0 or a negative error; a bad run is refused before anything
+ * is done.
+ */
+int sw_control_bench(const char *cmd)
+{
+	struct sw_parse p = { .cmd = cmd };
+	struct sw_bench_req req;
+	char *buf;
+	int ret;
+
+	buf = kstrdup(cmd, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	p.rest = buf;
+	sw_bench_req_defaults(&req);
+	req.cpu = raw_smp_processor_id();
+	ret = sw_bench_parse(&p, &req);
+	if (!ret) {
+		ret = sw_bench_run(&req);
+		if (ret)
+			pr_warn("bench: run failed (%pe): '%s'\n", ERR_PTR(ret), cmd);
+	}
+	kfree(buf);
+	return ret;
 }
 
 /* Commands without arguments */

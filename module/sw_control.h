@@ -10,5 +10,6 @@
 #define SW_CONTROL_MAX	256	/* bytes in one command */
 
 int sw_control(const char *cmd);
+int sw_control_bench(const char *cmd);
 
 #endif /* _SHADOW_WHEEL_SW_CONTROL_H */

@@ -560,20 +560,34 @@ struct sw_stats *sw_cpus_stats(struct sw_stats *total)
 	return stats;
 }
 
-static void sw_cpu_count_level(const struct sw_base *base, unsigned int offs,
-			       unsigned int *buckets, unsigned int *timers)
+/*
+ * Occupied buckets and timers of one level, normal ones in [0] and
+ * deferrable ones in [1]: in their own half of the arrays, or (classic)
+ * beside the others, told apart by their flag.
+ */
+static void sw_cpu_count_level(const struct sw_base *base, unsigned int lvl,
+			       unsigned int buckets[2], unsigned int timers[2])
 {
-	unsigned int i, size = sw_lvl_size(&base->geo);
+	const struct sw_geometry *geo = &base->geo;
+	unsigned int i, half, first = sw_lvl_first_bucket(geo, lvl);
+	unsigned int end = first + sw_lvl_nr_buckets(geo, lvl);
 	struct sw_timer *timer;
 
-	*buckets = 0;
-	*timers = 0;
-	for (i = offs; i < offs + size; i++) {
-		if (!test_bit(i, base->pending_map))
-			continue;
-		(*buckets)++;
-		hlist_for_each_entry(timer, &base->vectors[i], entry)
-			(*timers)++;
+	memset(buckets, 0, 2 * sizeof(*buckets));
+	memset(timers, 0, 2 * sizeof(*timers));
+	for (half = 0; half < SW_TOTAL_BUCKETS; half += SW_DEFERRABLE_OFFSET) {
+		for (i = half + first; i < half + end; i++) {
+			bool seen[2] = { false, false };
+
+			hlist_for_each_entry(timer, &base->vectors[i], entry) {
+				unsigned int d = !!(timer->flags & SW_TIMER_DEFERRABLE);
+
+				timers[d]++;
+				seen[d] = true;
+			}
+			buckets[0] += seen[0];
+			buckets[1] += seen[1];
+		}
 	}
 }
 
@@ -581,7 +595,7 @@ static void sw_cpu_count_level(const struct sw_base *base, unsigned int offs,
 void sw_cpu_show_wheel(struct seq_file *m, unsigned int cpu)
 {
 	struct sw_cpu *c = sw_cpus[cpu];
-	unsigned int lvl, nb[SW_MAX_DEPTH], nt[SW_MAX_DEPTH], db[SW_MAX_DEPTH], dt[SW_MAX_DEPTH];
+	unsigned int lvl, nb[SW_MAX_DEPTH][2], nt[SW_MAX_DEPTH][2];
 	unsigned long clk, next;
 	bool online, found;
 	u64 pending;
@@ -591,12 +605,8 @@ void sw_cpu_show_wheel(struct seq_file *m, unsigned int cpu)
 	online = c->online;
 	pending = c->stats.pending;
 	found = sw_next_expiry(&c->wheel, &next);
-	for (lvl = 0; lvl < sw_geo.depth; lvl++) {
-		unsigned int offs = sw_lvl_offs(&sw_geo, lvl);
-
-		sw_cpu_count_level(&c->wheel, offs, &nb[lvl], &nt[lvl]);
-		sw_cpu_count_level(&c->wheel, SW_DEFERRABLE_OFFSET + offs, &db[lvl], &dt[lvl]);
-	}
+	for (lvl = 0; lvl < sw_geo.depth; lvl++)
+		sw_cpu_count_level(&c->wheel, lvl, nb[lvl], nt[lvl]);
 	spin_unlock_irq(&c->lock);
 
 	seq_printf(m, "online %d\nclk %lu\njiffies %lu\n", online, clk, jiffies);
@@ -608,7 +618,7 @@ void sw_cpu_show_wheel(struct seq_file *m, unsigned int cpu)
 	for (lvl = 0; lvl < sw_geo.depth; lvl++)
 		seq_printf(m,
 			   "level %u normal_buckets %u normal_timers %u deferrable_buckets %u deferrable_timers %u\n",
-			   lvl, nb[lvl], nt[lvl], db[lvl], dt[lvl]);
+			   lvl, nb[lvl][0], nt[lvl][0], nb[lvl][1], nt[lvl][1]);
 }
 
 static void sw_cpus_free(void)

@@ -11,6 +11,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include "sw_bench_run.h"
 #include "sw_control.h"
 #include "sw_cpu.h"
 #include "sw_debugfs.h"
@@ -36,10 +37,11 @@ static int sw_geometry_show(struct seq_file *m, void *unused)
 		unsigned long start = geo->lvl_start[lvl], end = geo->lvl_start[lvl + 1] - 1;
 
 		seq_printf(m,
-			   "level %u offset %u gran_ticks %lu gran_ms %llu start_ticks %lu end_ticks %lu start_ms %llu end_ms %llu\n",
-			   lvl, sw_lvl_offs(geo, lvl), sw_lvl_gran(lvl),
-			   sw_ticks_to_ms(sw_lvl_gran(lvl)), start, end, sw_ticks_to_ms(start),
-			   sw_ticks_to_ms(end));
+			   "level %u offset %u buckets %u gran_ticks %lu gran_ms %llu start_ticks %lu end_ticks %lu start_ms %llu end_ms %llu\n",
+			   lvl, sw_lvl_first_bucket(geo, lvl), sw_lvl_nr_buckets(geo, lvl),
+			   sw_lvl_expiry_gran(geo, lvl),
+			   sw_ticks_to_ms(sw_lvl_expiry_gran(geo, lvl)), start, end,
+			   sw_ticks_to_ms(start), sw_ticks_to_ms(end));
 	}
 	return 0;
 }
@@ -86,6 +88,12 @@ static int sw_lateness_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(sw_lateness);
 
+static int sw_bench_seq_show(struct seq_file *m, void *unused)
+{
+	sw_bench_show(m);
+	return 0;
+}
+
 static int sw_wheel_show(struct seq_file *m, void *unused)
 {
 	sw_cpu_show_wheel(m, (unsigned long)m->private);
@@ -93,14 +101,15 @@ static int sw_wheel_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(sw_wheel);
 
-static ssize_t sw_control_write(struct file *file, const char __user *ubuf, size_t len,
-				loff_t *ppos)
+/* A command written to @what, carried out by @fn */
+static ssize_t sw_command_write(const char *what, int (*fn)(const char *cmd),
+				const char __user *ubuf, size_t len)
 {
 	char *cmd;
 	int ret;
 
 	if (len > SW_CONTROL_MAX) {
-		pr_warn("shadow_wheel: control: command over %d bytes (%pe)\n", SW_CONTROL_MAX,
+		pr_warn("shadow_wheel: %s: command over %d bytes (%pe)\n", what, SW_CONTROL_MAX,
 			ERR_PTR(-EINVAL));
 		return -EINVAL;
 	}
@@ -108,9 +117,15 @@ static ssize_t sw_control_write(struct file *file, const char __user *ubuf, size
 	if (IS_ERR(cmd))
 		return PTR_ERR(cmd);
 	/* "echo cmd > control" writes a newline too */
-	ret = sw_control(strim(cmd));
+	ret = fn(strim(cmd));
 	kfree(cmd);
 	return ret ? ret : len;
+}
+
+static ssize_t sw_control_write(struct file *file, const char __user *ubuf, size_t len,
+				loff_t *ppos)
+{
+	return sw_command_write("control", sw_control, ubuf, len);
 }
 
 static const struct file_operations sw_control_fops = {
@@ -118,6 +133,27 @@ static const struct file_operations sw_control_fops = {
 	.open	= simple_open,
 	.write	= sw_control_write,
 	.llseek	= noop_llseek,
+};
+
+static int sw_bench_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, sw_bench_seq_show, inode->i_private);
+}
+
+static ssize_t sw_bench_write(struct file *file, const char __user *ubuf, size_t len,
+			      loff_t *ppos)
+{
+	return sw_command_write("bench", sw_control_bench, ubuf, len);
+}
+
+/* bench: write a run (its words, or nothing for the defaults), read the report */
+static const struct file_operations sw_bench_fops = {
+	.owner		= THIS_MODULE,
+	.open		= sw_bench_open,
+	.read		= seq_read,
+	.write		= sw_bench_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
 };
 
 int sw_debugfs_init(void)
@@ -132,6 +168,7 @@ int sw_debugfs_init(void)
 	debugfs_create_file("stats", 0444, sw_dir, NULL, &sw_stats_fops);
 	debugfs_create_file("lateness", 0444, sw_dir, NULL, &sw_lateness_fops);
 	debugfs_create_file("control", 0200, sw_dir, NULL, &sw_control_fops);
+	debugfs_create_file("bench", 0600, sw_dir, NULL, &sw_bench_fops);
 	for_each_possible_cpu(cpu) {
 		struct dentry *dir;
 

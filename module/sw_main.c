@@ -12,11 +12,12 @@
 #include "sw_cpu.h"
 #include "sw_debugfs.h"
 #include "sw_wheel.h"
+#include "sw_bench_run.h"
 #include "sw_workload.h"
 
 static char *geometry = "seed";
 module_param(geometry, charp, 0444);
-MODULE_PARM_DESC(geometry, "wheel geometry: seed (default) or mainline");
+MODULE_PARM_DESC(geometry, "wheel geometry: seed (default), mainline or classic");
 
 static int sw_parse_geometry(const char *name, enum sw_wheel_kind *kind)
 {
@@ -39,7 +40,7 @@ static int __init sw_init(void)
 
 	ret = sw_parse_geometry(geometry, &kind);
 	if (ret) {
-		pr_err("unknown geometry '%s' (seed or mainline)\n", geometry);
+		pr_err("unknown geometry '%s' (seed, mainline or classic)\n", geometry);
 		return ret;
 	}
 	ret = sw_cpus_init(kind);
@@ -53,14 +54,15 @@ static int __init sw_init(void)
 		return ret;
 	}
 	geo = sw_cpus_geometry();
-	pr_info("%s wheel, HZ=%d, %u levels of %u buckets\n", geometry, HZ, geo->depth,
-		sw_lvl_size(geo));
+	pr_info("%s wheel, HZ=%d, %u levels, %u buckets\n", geometry, HZ, geo->depth,
+		sw_lvl_first_bucket(geo, geo->depth));
 	return 0;
 }
 
 static void __exit sw_exit(void)
 {
 	sw_debugfs_exit();
+	sw_bench_exit();
 	sw_workload_stop();
 	sw_cpus_exit();
 }

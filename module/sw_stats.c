@@ -136,7 +136,7 @@ void sw_stats_show_lateness(struct seq_file *m, const struct sw_stats *stats,
 		const struct sw_hist *h = &stats->lateness[lvl];
 
 		seq_printf(m, "level %u gran %lu expired %llu late_min %lu late_max %lu\n", lvl,
-			   sw_lvl_gran(lvl), h->count, h->min, h->max);
+			   sw_lvl_expiry_gran(geo, lvl), h->count, h->min, h->max);
 	}
 	for (lvl = 0; lvl < geo->depth; lvl++) {
 		seq_printf(m, "level %u hist", lvl);

@@ -15,7 +15,7 @@
 ksft_skip=4
 dir=$(cd "$(dirname "$0")" && pwd)
 # The programs, in order; also found one level down, in shadow_wheel/
-tests="sw_load_test sw_control_test sw_expiry_test sw_cancel_test sw_idle_test
+tests="sw_load_test sw_control_test sw_bench_test sw_classic_test sw_expiry_test sw_cancel_test sw_idle_test
 sw_concurrency_test sw_hotplug_test sw_unload_test"
 [ $# -gt 0 ] && tests="$*"
 [ -x "$dir/sw_load_test" ] || [ ! -d "$dir/shadow_wheel" ] || dir="$dir/shadow_wheel"

@@ -952,6 +952,22 @@ int sw_control_raw(const char *buf, size_t len)
 	return sw_write_file(path, buf, len);
 }
 
+int sw_bench_write(const char *words)
+{
+	char path[PATH_MAX];
+
+	sw_debugfs_path(path, sizeof(path), "bench");
+	return sw_write_file(path, words, strlen(words));
+}
+
+int sw_bench_read(char **report)
+{
+	char path[PATH_MAX];
+
+	sw_debugfs_path(path, sizeof(path), "bench");
+	return sw_read_file(path, report);
+}
+
 int sw_control(const char *fmt, ...)
 {
 	char cmd[1024];

@@ -208,6 +208,10 @@ int sw_jiffies(u64 *j);
 int sw_control(const char *fmt, ...) __printf(1, 2);
 int sw_control_raw(const char *buf, size_t len);
 
+/* The bench file: write a run's words (0 or -errno), read the report (free it) */
+int sw_bench_write(const char *words);
+int sw_bench_read(char **report);
+
 /*
  * One arm command and what can be known about its timers from the wheel
  * files read around it: deltas in ticks (converted from ms if asked, rounded

@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * shadow-wheel: the benchmark, run in the kernel behind the bench file.
+ *
+ * A run happens in a kernel thread bound to one CPU, each timed stretch
+ * with preemption off: the workloads of sw_bench.c on every wheel asked
+ * for, and then the same arm / modify / cancel workload through the
+ * kernel's own timer API (timer_setup(), mod_timer(), del_timer() on
+ * pinned timers), beside the seed wheel with and without the spinlock the
+ * driver takes around it. In that comparison both carry a background
+ * population an hour out, so none of the kernel's timers fire. The report
+ * is kept for reading; one run at a time.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/completion.h>
+#include <linux/cpu.h>
+#include <linux/jiffies.h>
+#include <linux/kthread.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/sched/clock.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/timer.h>
+
+#include "sw_bench.h"
+#include "sw_bench_run.h"
+
+#define SW_REPORT_SIZE		8192
+
+static DEFINE_MUTEX(sw_bench_mutex);	/* one run at a time; guards the report */
+static char *sw_report;			/* the last run's, or NULL */
+
+static u64 sw_bench_now(void)
+{
+	return local_clock();
+}
+
+static void sw_bench_begin(void)
+{
+	preempt_disable();
+}
+
+static void sw_bench_end(void)
+{
+	preempt_enable();
+	cond_resched();
+}
+
+static const struct sw_bench_env sw_kernel_env = {
+	.now_ns = sw_bench_now, .begin = sw_bench_begin, .end = sw_bench_end,
+};
+
+void sw_bench_req_defaults(struct sw_bench_req *req)
+{
+	*req = (struct sw_bench_req){
+		.wheels = BIT(SW_WHEEL_SEED) | BIT(SW_WHEEL_MAINLINE) | BIT(SW_WHEEL_CLASSIC),
+		.timers = 100000, .ops = 100000, .ticks = 10000, .gap = 3 * HZ,
+		.mean = 2 * HZ, .cancel_pct = 95, .cpu = 0, .seed = 1, .kernel = true,
+	};
+}
+
+/* A run's state, shared with its thread */
+struct sw_bench_state {
+	const struct sw_bench_req	*req;
+	struct sw_bench_params		params;
+	struct sw_bench_mem		mem;
+	struct sw_bench_report		reports[SW_WHEEL_NR_KINDS];
+	struct sw_bench_report		kernel, seed_bare, seed_locked;
+	struct timer_list		*ktimers;	/* timers + ops, or NULL */
+	atomic_t			fired;
+	char				*out;
+	size_t				len;
+	struct completion		done;
+	int				ret;
+};
+
+static __printf(2, 3) void sw_out(struct sw_bench_state *s, const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	s->len += vscnprintf(s->out + s->len, SW_REPORT_SIZE - s->len, fmt, args);
+	va_end(args);
+}
+
+/* One of the kernel's timers, and the run it belongs to */
+struct sw_ktimer {
+	struct timer_list	timer;
+	struct sw_bench_state	*state;
+};
+
+/* Counts the kernel's timers that ran after all: they should not */
+static void sw_bench_fired(struct timer_list *t)
+{
+	struct sw_ktimer *kt = from_timer(kt, t, timer);
+
+	atomic_inc(&kt->state->fired);
+}
+
+static void sw_bench_kernel_ops(struct sw_bench_state *s, struct sw_ktimer *kt)
+{
+	const struct sw_bench_params *p = &s->params;
+	struct sw_bench_op_cost *o = &s->kernel.ops;
+	struct sw_ktimer *kx = kt + p->timers;
+	unsigned long *expiry = s->mem.expiry, floor = 3600UL * HZ, i, end;
+	struct sw_bench_stretch st;
+	struct sw_bench_rng rng;
+
+	sw_bench_seed(&rng, p->seed + 3);
+	for (i = 0; i < p->timers + p->ops; i++) {
+		timer_setup(&kt[i].timer, sw_bench_fired, TIMER_PINNED);
+		kt[i].state = s;
+	}
+	for (i = 0; i < p->timers; i++)
+		mod_timer(&kt[i].timer, jiffies + floor + sw_bench_exp(&rng, p->traffic.mean));
+
+	for (i = 0; i < p->ops; i++)
+		expiry[i] = jiffies + sw_bench_exp(&rng, p->traffic.mean);
+	o->nr = p->ops;
+	sw_bench_stretch_init(&st, &sw_kernel_env, o->ps, p->ops);
+	while (sw_bench_stretch_next(&st, &i, &end))
+		for (; i < end; i++)
+			mod_timer(&kx[i].timer, expiry[i]);
+	o->arm = sw_bench_stretch_median(&st);
+	sw_bench_stretch_init(&st, &sw_kernel_env, o->ps, p->ops);
+	while (sw_bench_stretch_next(&st, &i, &end))
+		for (; i < end; i++)
+			mod_timer(&kx[i].timer, kx[i].timer.expires + 1);
+	o->mod_near = sw_bench_stretch_median(&st);
+	for (i = 0; i < p->ops; i++)
+		expiry[i] = jiffies + sw_bench_exp(&rng, p->traffic.mean);
+	sw_bench_stretch_init(&st, &sw_kernel_env, o->ps, p->ops);
+	while (sw_bench_stretch_next(&st, &i, &end))
+		for (; i < end; i++)
+			mod_timer(&kx[i].timer, expiry[i]);
+	o->mod_far = sw_bench_stretch_median(&st);
+	sw_bench_stretch_init(&st, &sw_kernel_env, o->ps, p->ops);
+	while (sw_bench_stretch_next(&st, &i, &end))
+		for (; i < end; i++)
+			del_timer(&kx[i].timer);
+	o->cancel = sw_bench_stretch_median(&st);
+
+	for (i = 0; i < p->timers + p->ops; i++)
+		del_timer_sync(&kt[i].timer);
+}
+
+/* The seed wheel's operations as the driver does them: under its lock */
+static void sw_bench_locked_modify(spinlock_t *lock, struct sw_base *base,
+				   struct sw_timer *timer, unsigned long expires)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(lock, flags);
+	sw_modify(base, timer, expires);
+	spin_unlock_irqrestore(lock, flags);
+}
+
+static void sw_bench_locked_cancel(spinlock_t *lock, struct sw_base *base,
+				   struct sw_timer *timer)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(lock, flags);
+	sw_cancel(base, timer);
+	spin_unlock_irqrestore(lock, flags);
+}
+
+/*
+ * The seed wheel on the workload the kernel's timers ran: the same
+ * background an hour out, bare and under an irq-safe spinlock.
+ */
+static void sw_bench_seed_ops(struct sw_bench_state *s, struct sw_bench_op_cost *o, bool locked)
+{
+	const struct sw_bench_params *p = &s->params;
+	struct sw_bench_traffic traffic = p->traffic;
+	struct sw_timer *extra = s->mem.extra;
+	unsigned long *expiry = s->mem.expiry, i, end;
+	struct sw_bench_stretch st;
+	struct sw_base *base = s->mem.base;
+	struct sw_bench_rng rng;
+	struct sw_geometry geo;
+	spinlock_t lock;	/* as the driver's around its wheel */
+
+	spin_lock_init(&lock);
+	sw_geometry_init(&geo, SW_WHEEL_SEED, HZ);
+	sw_base_init(base, &geo, jiffies);
+	sw_bench_seed(&rng, p->seed + 3);
+	traffic.floor = 3600UL * HZ;
+	sw_bench_populate(base, s->mem.timers, p->timers, &traffic, &rng);
+	if (!locked) {
+		traffic.floor = 0;
+		sw_bench_ops(base, extra, expiry, p->ops, &traffic, &rng, &sw_kernel_env, o);
+		return;
+	}
+
+	for (i = 0; i < p->ops; i++) {
+		sw_timer_init(&extra[i], 0);
+		expiry[i] = base->clk + sw_bench_exp(&rng, traffic.mean);
+	}
+	o->nr = p->ops;
+	o->same_bucket = 0;
+	sw_bench_stretch_init(&st, &sw_kernel_env, o->ps, p->ops);
+	while (sw_bench_stretch_next(&st, &i, &end))
+		for (; i < end; i++)
+			sw_bench_locked_modify(&lock, base, &extra[i], expiry[i]);
+	o->arm = sw_bench_stretch_median(&st);
+	sw_bench_stretch_init(&st, &sw_kernel_env, o->ps, p->ops);
+	while (sw_bench_stretch_next(&st, &i, &end))
+		for (; i < end; i++)
+			sw_bench_locked_modify(&lock, base, &extra[i], extra[i].expires + 1);
+	o->mod_near = sw_bench_stretch_median(&st);
+	for (i = 0; i < p->ops; i++)
+		expiry[i] = base->clk + sw_bench_exp(&rng, traffic.mean);
+	sw_bench_stretch_init(&st, &sw_kernel_env, o->ps, p->ops);
+	while (sw_bench_stretch_next(&st, &i, &end))
+		for (; i < end; i++)
+			sw_bench_locked_modify(&lock, base, &extra[i], expiry[i]);
+	o->mod_far = sw_bench_stretch_median(&st);
+	sw_bench_stretch_init(&st, &sw_kernel_env, o->ps, p->ops);
+	while (sw_bench_stretch_next(&st, &i, &end))
+		for (; i < end; i++)
+			sw_bench_locked_cancel(&lock, base, &extra[i]);
+	o->cancel = sw_bench_stretch_median(&st);
+}
+
+static void sw_bench_out_ops(struct sw_bench_state *s, const char *name,
+			     const struct sw_bench_op_cost *o)
+{
+	sw_out(s,
+	       "bench wheel=%s hz=%u timers=%lu ops=%lu arm=%u.%u mod_near=%u.%u mod_far=%u.%u cancel=%u.%u\n",
+	       name, HZ, s->params.timers, o->nr, o->arm / 1000, o->arm % 1000 / 100,
+	       o->mod_near / 1000, o->mod_near % 1000 / 100, o->mod_far / 1000,
+	       o->mod_far % 1000 / 100, o->cancel / 1000, o->cancel % 1000 / 100);
+}
+
+static void sw_bench_compare_kernel(struct sw_bench_state *s)
+{
+	struct sw_ktimer *kt;
+	char line[128];
+
+	kt = kvcalloc(s->params.timers + s->params.ops, sizeof(*kt), GFP_KERNEL);
+	if (!kt) {
+		sw_out(s, "bench wheel=kernel skipped: no memory for %lu timers\n",
+		       s->params.timers + s->params.ops);
+		return;
+	}
+	atomic_set(&s->fired, 0);
+	sw_bench_kernel_ops(s, kt);
+	kvfree(kt);
+	sw_bench_seed_ops(s, &s->seed_bare.ops, false);
+	sw_bench_seed_ops(s, &s->seed_locked.ops, true);
+
+	sw_bench_out_ops(s, "kernel", &s->kernel.ops);
+	sw_bench_out_ops(s, "seed-bare", &s->seed_bare.ops);
+	sw_bench_out_ops(s, "seed-locked", &s->seed_locked.ops);
+	sw_out(s, "bench kernel_timers_fired=%d\n", atomic_read(&s->fired));
+	sw_bench_format_ratio(line, sizeof(line), "seed-bare/kernel.arm_cancel",
+			      (u64)s->seed_bare.ops.arm + s->seed_bare.ops.cancel,
+			      (u64)s->kernel.ops.arm + s->kernel.ops.cancel, 100, true);
+	sw_out(s, "%s", line);
+	sw_bench_format_ratio(line, sizeof(line), "seed-locked/kernel.arm_cancel",
+			      (u64)s->seed_locked.ops.arm + s->seed_locked.ops.cancel,
+			      (u64)s->kernel.ops.arm + s->kernel.ops.cancel, 100, true);
+	sw_out(s, "%s", line);
+}
+
+static int sw_bench_thread(void *arg)
+{
+	struct sw_bench_state *s = arg;
+	enum sw_wheel_kind kind;
+	int ret;
+
+	sw_out(s,
+	       "bench cpu=%u hz=%u timers=%lu ops=%lu ticks=%lu gap=%lu mean=%lu cancel_pct=%u seed=%llu clock_ns=%llu\n",
+	       s->req->cpu, HZ, s->params.timers, s->params.ops, s->params.ticks,
+	       s->params.gap, s->params.traffic.mean, s->params.traffic.cancel_pct,
+	       s->params.seed, sw_bench_clock_cost(&sw_kernel_env));
+	for (kind = 0; kind < SW_WHEEL_NR_KINDS; kind++) {
+		if (!(s->req->wheels & BIT(kind)))
+			continue;
+		s->reports[kind].name = sw_wheel_kind_name(kind);
+		ret = sw_bench_wheel(&s->params, kind, &s->mem, &sw_kernel_env, &s->reports[kind]);
+		if (ret) {
+			s->ret = ret;
+			break;
+		}
+		s->len += sw_bench_format(s->out + s->len, SW_REPORT_SIZE - s->len, &s->params,
+					  &s->reports[kind]);
+		s->len = min_t(size_t, s->len, SW_REPORT_SIZE - 1);
+	}
+	if (!s->ret && (s->req->wheels & BIT(SW_WHEEL_SEED)) &&
+	    (s->req->wheels & BIT(SW_WHEEL_CLASSIC))) {
+		s->len += sw_bench_format_targets(s->out + s->len, SW_REPORT_SIZE - s->len,
+						  &s->reports[SW_WHEEL_SEED],
+						  &s->reports[SW_WHEEL_CLASSIC]);
+		s->len = min_t(size_t, s->len, SW_REPORT_SIZE - 1);
+	}
+	if (!s->ret && s->req->kernel)
+		sw_bench_compare_kernel(s);
+	complete(&s->done);
+	return 0;
+}
+
+static void sw_bench_free_mem(struct sw_bench_mem *mem)
+{
+	kvfree(mem->samples);
+	kvfree(mem->expiry);
+	kvfree(mem->extra);
+	kvfree(mem->timers);
+	kfree(mem->base);
+}
+
+static int sw_bench_alloc_mem(struct sw_bench_mem *mem, const struct sw_bench_params *p)
+{
+	mem->base = kzalloc(sizeof(*mem->base), GFP_KERNEL);
+	mem->timers = kvcalloc(p->timers, sizeof(*mem->timers), GFP_KERNEL);
+	mem->extra = kvcalloc(p->ops, sizeof(*mem->extra), GFP_KERNEL);
+	mem->expiry = kvcalloc(p->ops, sizeof(*mem->expiry), GFP_KERNEL);
+	mem->samples = kvcalloc(p->ticks, sizeof(*mem->samples), GFP_KERNEL);
+	mem->trace = NULL;
+	if (mem->base && mem->timers && mem->extra && mem->expiry && mem->samples)
+		return 0;
+	sw_bench_free_mem(mem);
+	return -ENOMEM;
+}
+
+/**
+ * sw_bench_run - run a benchmark and keep its report
+ * @req:	what to run; checked by the caller (sw_control.c)
+ *
+ * Return: 0, -EBUSY if a run is going on, -ENOMEM, -ENODEV if the CPU
+ * went offline, -ERANGE if timers expired in the idle gap.
+ */
+int sw_bench_run(const struct sw_bench_req *req)
+{
+	struct sw_bench_state *s;
+	struct task_struct *task;
+	int ret;
+
+	if (!mutex_trylock(&sw_bench_mutex))
+		return -EBUSY;
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	ret = -ENOMEM;
+	if (!s)
+		goto out_unlock;
+	s->req = req;
+	s->params = (struct sw_bench_params){
+		.hz = HZ, .timers = req->timers, .ops = req->ops, .ticks = req->ticks,
+		.gap = req->gap, .seed = req->seed,
+		.traffic = { .mean = req->mean, .cancel_pct = req->cancel_pct },
+	};
+	init_completion(&s->done);
+	s->out = kvzalloc(SW_REPORT_SIZE, GFP_KERNEL);
+	if (!s->out || sw_bench_alloc_mem(&s->mem, &s->params))
+		goto out_free;
+
+	cpus_read_lock();
+	ret = -ENODEV;
+	if (!cpu_online(req->cpu)) {
+		cpus_read_unlock();
+		goto out_free_mem;
+	}
+	task = kthread_create(sw_bench_thread, s, "sw_bench/%u", req->cpu);
+	if (IS_ERR(task)) {
+		cpus_read_unlock();
+		ret = PTR_ERR(task);
+		goto out_free_mem;
+	}
+	kthread_bind(task, req->cpu);
+	wake_up_process(task);
+	/* Wake now and then, so a long run under emulation is not a hung task */
+	while (!wait_for_completion_timeout(&s->done, 10 * HZ))
+		;
+	cpus_read_unlock();
+
+	ret = s->ret;
+	if (!ret) {
+		kvfree(sw_report);
+		sw_report = s->out;
+		s->out = NULL;
+	}
+out_free_mem:
+	sw_bench_free_mem(&s->mem);
+out_free:
+	kvfree(s->out);
+	kfree(s);
+out_unlock:
+	mutex_unlock(&sw_bench_mutex);
+	return ret;
+}
+
+/* The bench file: the last report */
+void sw_bench_show(struct seq_file *m)
+{
+	mutex_lock(&sw_bench_mutex);
+	seq_puts(m, sw_report ?: "bench none: write a run to this file first\n");
+	mutex_unlock(&sw_bench_mutex);
+}
+
+void sw_bench_exit(void)
+{
+	mutex_lock(&sw_bench_mutex);
+	kvfree(sw_report);
+	sw_report = NULL;
+	mutex_unlock(&sw_bench_mutex);
+}

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The bench file (README: Benchmarks, the bench file).
+ *
+ * A small run reports every wheel asked for in the documented lines: the
+ * operations, the ticks under traffic and the catch-up, with the run's own
+ * population and tick count, figures that are there and not zero where
+ * work was done, cascades on the classic wheel only, the target ratios,
+ * and the kernel's own timers beside the seed wheel, none of which fired.
+ * A bad run is refused with -EINVAL (-ENODEV for a CPU that is not there)
+ * before anything runs: the last report stays as it was.
+ *
+ * Figures are not judged here: they are measurements, read in README.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+#include "sw_test.h"
+
+#define SW_RUN	"wheel=all timers=2000 ops=2048 ticks=600 gap=200 mean=300 seed=7"
+
+FIXTURE(bench) {
+	struct sw_geometry geo;
+};
+
+FIXTURE_SETUP(bench)
+{
+	int ret;
+
+	ret = sw_start(NULL);
+	if (ret == SW_SKIP)
+		SKIP(return, "%s", sw_error());
+	ASSERT_EQ(0, ret) TH_LOG("%s", sw_error());
+	ASSERT_EQ(0, sw_geometry_read(&self->geo)) TH_LOG("%s", sw_error());
+}
+
+FIXTURE_TEARDOWN(bench)
+{
+	sw_teardown(_metadata);
+}
+
+/* The report's line for @wheel whose first key after timers= is @key */
+static const char *sw_bench_line(const char *report, const char *wheel, const char *key,
+				 char *line, size_t size)
+{
+	char want[64];
+	const char *p = report;
+
+	snprintf(want, sizeof(want), "bench wheel=%s ", wheel);
+	while ((p = strstr(p, want))) {
+		size_t len = strcspn(p, "\n");
+
+		snprintf(line, size, "%.*s", (int)len, p);
+		if (strstr(line, key))
+			return line;
+		p += len;
+	}
+	return NULL;
+}
+
+/* The value of " @key=" in @line as a number; -1 if it is not there */
+static double sw_bench_value(const char *line, const char *key)
+{
+	char want[64];
+	const char *p;
+
+	snprintf(want, sizeof(want), " %s=", key);
+	p = line ? strstr(line, want) : NULL;
+	return p ? strtod(p + strlen(want), NULL) : -1;
+}
+
+static void sw_bench_check_wheel(struct __test_metadata *_metadata, const char *report,
+				 const char *wheel, u64 hz)
+{
+	static const char * const ops[] = { "arm", "mod_near", "mod_far", "cancel", "next",
+					     "next_idle" };
+	char ol[512] = "", tl[512] = "", cl[512] = "";
+	const char *o = sw_bench_line(report, wheel, " arm=", ol, sizeof(ol));
+	const char *t = sw_bench_line(report, wheel, " tick_median=", tl, sizeof(tl));
+	const char *c = sw_bench_line(report, wheel, " catch_up_median=", cl, sizeof(cl));
+	unsigned int i;
+
+	ASSERT_TRUE(o && t && c) TH_LOG("%s: lines missing from:\n%s", wheel, report);
+	EXPECT_EQ((double)hz, sw_bench_value(o, "hz")) TH_LOG("%s", ol);
+	EXPECT_EQ(2000, sw_bench_value(o, "timers")) TH_LOG("%s", ol);
+	EXPECT_EQ(2048, sw_bench_value(o, "ops")) TH_LOG("%s", ol);
+	for (i = 0; i < ARRAY_SIZE(ops); i++)
+		EXPECT_LT(0, sw_bench_value(o, ops[i])) TH_LOG("op %u: %s", i, ol);
+	EXPECT_EQ(600, sw_bench_value(t, "ticks")) TH_LOG("%s", tl);
+	EXPECT_LE(sw_bench_value(t, "tick_median"), sw_bench_value(t, "tick_p99")) TH_LOG("%s", tl);
+	EXPECT_LE(sw_bench_value(t, "tick_p99"), sw_bench_value(t, "tick_max")) TH_LOG("%s", tl);
+	/* 600 ticks of 2000 timers with a mean timeout of 300 ticks: some expire */
+	EXPECT_LT(0, sw_bench_value(t, "expired")) TH_LOG("%s", tl);
+	if (!strcmp(wheel, "classic")) {
+		EXPECT_LT(0, sw_bench_value(t, "cascaded")) TH_LOG("%s", tl);
+	} else {
+		EXPECT_EQ(0, sw_bench_value(t, "cascaded")) TH_LOG("%s", tl);
+	}
+	EXPECT_EQ(200, sw_bench_value(c, "gap")) TH_LOG("%s", cl);
+	EXPECT_LT(0, sw_bench_value(c, "catch_up_median")) TH_LOG("%s", cl);
+	EXPECT_LE(sw_bench_value(c, "catch_up_median"), sw_bench_value(c, "catch_up_max"))
+		TH_LOG("%s", cl);
+}
+
+/* Lines starting "ratio @what=" end in " met" or " missed" */
+static void sw_bench_check_ratio(struct __test_metadata *_metadata, const char *report,
+				 const char *what)
+{
+	char want[96], line[256];
+	const char *p;
+
+	snprintf(want, sizeof(want), "ratio %s=", what);
+	p = strstr(report, want);
+	ASSERT_NE(NULL, p) TH_LOG("no %s in:\n%s", want, report);
+	snprintf(line, sizeof(line), "%.*s", (int)strcspn(p, "\n"), p);
+	EXPECT_TRUE(strstr(line, " target=") &&
+		    (!strcmp(line + strlen(line) - 4, " met") ||
+		     !strcmp(line + strlen(line) - 7, " missed")))
+		TH_LOG("%s", line);
+}
+
+TEST_F(bench, small_run_reports_every_wheel_and_the_kernel)
+{
+	static const char * const ratios[] = {
+		"seed/classic.next", "seed/classic.next_idle", "seed/classic.tick_p99",
+		"seed/classic.tick_max", "classic/seed.tick_total", "classic/seed.catch_up",
+		"seed-bare/kernel.arm_cancel", "seed-locked/kernel.arm_cancel",
+	};
+	static const char * const wheels[] = { "seed", "mainline", "classic" };
+	char *report = NULL, line[512];
+	const char *fired;
+	unsigned int i;
+	int ret;
+
+	if (_metadata->skip)
+		return;
+	ret = sw_bench_write(SW_RUN);
+	ASSERT_EQ(0, ret) TH_LOG("'%s': %s", SW_RUN, strerror(-ret));
+	ASSERT_EQ(0, sw_bench_read(&report)) TH_LOG("%s", sw_error());
+
+	for (i = 0; i < ARRAY_SIZE(wheels); i++)
+		sw_bench_check_wheel(_metadata, report, wheels[i], self->geo.hz);
+	for (i = 0; i < ARRAY_SIZE(ratios); i++)
+		sw_bench_check_ratio(_metadata, report, ratios[i]);
+	for (i = 0; i < 3; i++) {
+		static const char * const cmp[] = { "kernel", "seed-bare", "seed-locked" };
+		const char *l = sw_bench_line(report, cmp[i], " arm=", line, sizeof(line));
+
+		ASSERT_NE(NULL, l) TH_LOG("no %s line in:\n%s", cmp[i], report);
+		EXPECT_LT(0, sw_bench_value(l, "arm")) TH_LOG("%s", l);
+		EXPECT_LT(0, sw_bench_value(l, "cancel")) TH_LOG("%s", l);
+	}
+	/* The kernel's timers an hour out, and the timed ones cancelled at once */
+	fired = strstr(report, "bench kernel_timers_fired=");
+	ASSERT_NE(NULL, fired) TH_LOG("%s", report);
+	EXPECT_EQ(0, strtol(fired + strlen("bench kernel_timers_fired="), NULL, 10))
+		TH_LOG("%.*s", (int)strcspn(fired, "\n"), fired);
+	sw_msg("%s", report);
+	free(report);
+}
+
+TEST_F(bench, one_wheel_without_the_kernel)
+{
+	char *report = NULL, line[512];
+
+	if (_metadata->skip)
+		return;
+	ASSERT_EQ(0, sw_bench_write("wheel=mainline timers=500 ops=1024 ticks=100 kernel=0"));
+	ASSERT_EQ(0, sw_bench_read(&report)) TH_LOG("%s", sw_error());
+	EXPECT_NE(NULL, sw_bench_line(report, "mainline", " arm=", line, sizeof(line)));
+	EXPECT_EQ(NULL, sw_bench_line(report, "seed", " arm=", line, sizeof(line)));
+	EXPECT_EQ(NULL, strstr(report, "wheel=kernel"));
+	/* The ratios need the seed and the classic wheel */
+	EXPECT_EQ(NULL, strstr(report, "ratio "));
+	free(report);
+}
+
+TEST_F(bench, bad_runs_are_refused_and_change_nothing)
+{
+	static const struct {
+		const char	*words;
+		int		err;
+	} bad[] = {
+		{ "wheel=cascading", EINVAL },
+		{ "wheel=", EINVAL },
+		{ "timers=0", EINVAL },
+		{ "timers=1000001", EINVAL },
+		{ "timers=12x", EINVAL },
+		{ "ops=0", EINVAL },
+		{ "ops=1048577", EINVAL },
+		{ "ticks=0", EINVAL },
+		{ "mean=0", EINVAL },
+		{ "gap=0", EINVAL },
+		{ "cancel=100", EINVAL },
+		{ "kernel=2", EINVAL },
+		{ "seed=-1", EINVAL },
+		{ "timers=100 timers=200", EINVAL },
+		{ "speed=1", EINVAL },
+		{ "timers", EINVAL },
+		{ "cpu=4096", EINVAL },
+	};
+	char *before = NULL, *after = NULL;
+	unsigned int i;
+
+	if (_metadata->skip)
+		return;
+	ASSERT_EQ(0, sw_bench_write("wheel=seed timers=100 ops=1024 ticks=10 kernel=0"));
+	ASSERT_EQ(0, sw_bench_read(&before)) TH_LOG("%s", sw_error());
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		int ret = sw_bench_write(bad[i].words);
+
+		EXPECT_EQ(-bad[i].err, ret) TH_LOG("'%s': %s", bad[i].words,
+						   ret ? strerror(-ret) : "accepted");
+	}
+	ASSERT_EQ(0, sw_bench_read(&after)) TH_LOG("%s", sw_error());
+	EXPECT_STREQ(before, after);
+	free(before);
+	free(after);
+}
+
+TEST_HARNESS_MAIN
