@@ -25,6 +25,10 @@ kunit:
 lint:
 	scripts/lint.sh
 
+# The user-space benchmark: every wheel and a heap, the same workload
+bench:
+	scripts/bench.sh user
+
 # The main job: Debian's kernel in QEMU, the module, ten seconds of traffic
 demo:
 	scripts/demo.sh
@@ -33,4 +37,4 @@ demo:
 check:
 	scripts/check.sh
 
-.PHONY: all modules clean setup kunit lint demo check
+.PHONY: all modules clean setup kunit lint bench demo check

@@ -3,7 +3,8 @@
 #
 # make check: install what is needed, build the module against Debian's
 # headers, run the KUnit suites on the UML, HZ=250 and HZ=1000 kernels,
-# lint, and run the selftests inside Debian's kernel, the HZ=1000 kernel
+# lint, build and run the user-space benchmark briefly, and run the
+# selftests inside Debian's kernel, the HZ=1000 kernel
 # and the debug kernel. Ends with one line "check: N passed, N failed".
 set -u
 . "$(dirname "$0")/sw-lib.sh"
@@ -24,6 +25,10 @@ kunit_rc=${PIPESTATUS[0]}
 [ "$kunit_rc" -eq 0 ] || steps_failed=$((steps_failed + 1))
 
 scripts/lint.sh || { sw_log "check: lint FAILED"; steps_failed=$((steps_failed + 1)); }
+
+# The user-space benchmark builds and runs (its figures are read, not judged)
+scripts/bench.sh user --timers 1000 --ops 4096 --ticks 1000 >/dev/null ||
+	{ sw_log "check: user-space benchmark FAILED"; steps_failed=$((steps_failed + 1)); }
 
 scripts/selftests.sh all | tee "$selftests_log"
 [ "${PIPESTATUS[0]}" -eq 0 ] || steps_failed=$((steps_failed + 1))

@@ -97,7 +97,7 @@ sw_kunit_args()
 
 	case "$1" in
 	uml)
-		echo "--kunitconfig=$SW_ROOT/kunit/.kunitconfig"
+		echo "--kunitconfig=$SW_ROOT/kunit/.kunitconfig --kunitconfig=$cfg/uml.config"
 		;;
 	hz250)
 		echo "--arch=x86_64 --kunitconfig=$SW_ROOT/kunit/.kunitconfig" \
@@ -295,12 +295,31 @@ sw_vm_kernel_image()
 	esac
 }
 
+# The UML kernel's build directory, building it (and running its KUnit
+# suites) with scripts/kunit.sh first if it has no linux binary yet
+sw_uml_build_dir()
+{
+	local build
+
+	build=$(sw_kunit_build_dir uml)
+	if [ ! -x "$build/linux" ] || [ ! -f "$build/Module.symvers" ]; then
+		sw_log "no uml kernel in $build: running scripts/kunit.sh uml"
+		"$SW_ROOT/scripts/kunit.sh" uml >&2
+		[ -f "$build/Module.symvers" ] ||
+			sw_die "the uml kernel in $build has no Module.symvers (CONFIG_MODULES?)"
+	fi
+	echo "$build"
+}
+
 # Where an out-of-tree module for a test kernel is built against (KDIR)
 sw_module_kdir()
 {
 	local kdir
 
 	case "$1" in
+	uml)
+		sw_uml_build_dir
+		;;
 	debian)
 		kdir=/usr/src/linux-headers-$(sw_debian_kernel_release)
 		[ -d "$kdir" ] || sw_die "no kernel headers at $kdir"
@@ -312,16 +331,17 @@ sw_module_kdir()
 	esac
 }
 
-# Build shadow_wheel.ko for a test kernel (debian, hz1000, debug) with the
+# Build shadow_wheel.ko for a test kernel (debian, hz1000, debug, uml) with the
 # repo's Kbuild, in a scratch copy of the repo under $SW_CACHE/module/ so no
 # object lands in the repo; prints the path of the .ko. The copy is kept per
 # kernel and checkout: a rebuild compiles only the files whose content
 # changed.
 sw_build_module()
 {
-	local kdir work log
+	local kdir work log arch=()
 
 	kdir=$(sw_module_kdir "$1") || exit 1
+	[ "$1" = uml ] && arch=(ARCH=um)
 	work=$SW_CACHE/module/$(basename "$kdir")-$(echo "$SW_ROOT" | sha1sum | cut -c1-8)
 	log=$work/build.log
 	sw_lock "$work.lock"
@@ -330,7 +350,7 @@ sw_build_module()
 		--exclude='*.mod' --exclude='*.mod.c' --exclude='.*.cmd' --exclude='*.a' \
 		--exclude=Module.symvers --exclude=modules.order --exclude='.tmp_*' \
 		"$SW_ROOT/" "$work/src/" || sw_die "cannot copy the sources to $work/src"
-	if ! make -C "$kdir" M="$work/src" -j"$SW_JOBS" modules >"$log" 2>&1; then
+	if ! make -C "$kdir" "${arch[@]}" M="$work/src" -j"$SW_JOBS" modules >"$log" 2>&1; then
 		cat "$log" >&2
 		sw_die "building shadow_wheel.ko for $1 ($kdir) failed"
 	fi

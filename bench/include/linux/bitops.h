@@ -52,6 +52,11 @@ static inline unsigned long find_next_bit(const unsigned long *addr, unsigned lo
 	return offset < size ? offset : size;
 }
 
+static inline unsigned int fls_long(unsigned long x)
+{
+	return x ? BITS_PER_LONG - __builtin_clzl(x) : 0;
+}
+
 static inline unsigned long find_first_bit(const unsigned long *addr, unsigned long size)
 {
 	return find_next_bit(addr, size, 0);

@@ -8,6 +8,12 @@
 #define HLIST_HEAD(name) struct hlist_head name = { .first = NULL }
 #define INIT_HLIST_HEAD(ptr) ((ptr)->first = NULL)
 #define hlist_entry(ptr, type, member) container_of(ptr, type, member)
+#define hlist_entry_safe(ptr, type, member) \
+	({ typeof(ptr) ____ptr = (ptr); \
+	   ____ptr ? hlist_entry(____ptr, type, member) : NULL; })
+#define hlist_for_each_entry(pos, head, member) \
+	for (pos = hlist_entry_safe((head)->first, typeof(*(pos)), member); pos; \
+	     pos = hlist_entry_safe((pos)->member.next, typeof(*(pos)), member))
 
 static inline void INIT_HLIST_NODE(struct hlist_node *h)
 {

@@ -8,6 +8,10 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+typedef uint32_t u32;
+typedef uint64_t u64;
 
 struct hlist_head {
 	struct hlist_node *first;

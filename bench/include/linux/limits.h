@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _SW_SHIM_LINUX_LIMITS_H
+#define _SW_SHIM_LINUX_LIMITS_H
+
+#include <limits.h>
+#include <stdint.h>
+
+#define U32_MAX		UINT32_MAX
+
+#endif

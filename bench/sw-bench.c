@@ -1,0 +1,517 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sw-bench: the wheel core in user space, unchanged (module/sw_wheel.c,
+ * sw_classic.c and the workloads of sw_bench.c, built against the shim in
+ * bench/include), timed on the same workload for every wheel and for a
+ * binary min-heap.
+ *
+ *   sw-bench [--wheel seed|mainline|classic|heap|all] [--timers N] [--hz HZ]
+ *            [--ops N] [--ticks N] [--gap TICKS] [--mean TICKS] [--cancel PCT]
+ *            [--seed N]
+ *            [--trace FILE] [--callgrind OP]
+ *
+ * Prints one "bench key=value ..." line per figure, then the ratios the
+ * targets are stated in. --trace writes the per-tick cost of each wheel,
+ * tick by tick, for plotting. --callgrind OP runs only OP (arm, mod_near,
+ * mod_far, cancel, next, empty_tick) on the first wheel named, with
+ * callgrind's collection on around that loop alone; run it under
+ * valgrind --tool=callgrind --collect-atstart=no, see
+ * scripts/bench-callgrind.sh.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <valgrind/callgrind.h>
+#include <linux/minmax.h>
+
+#include "../module/sw_bench.h"
+#include "sw_heap.h"
+
+#define SW_NR_TARGETS	4	/* seed, mainline, classic, heap */
+#define SW_HEAP		SW_WHEEL_NR_KINDS
+
+static const char * const sw_target_names[SW_NR_TARGETS] = {
+	"seed", "mainline", "classic", "heap",
+};
+
+struct sw_opts {
+	unsigned int	hz;
+	unsigned long	timers;
+	unsigned long	ops;
+	unsigned long	ticks;
+	unsigned long	gap;
+	unsigned long	mean;
+	unsigned int	cancel_pct;
+	unsigned long	seed;
+	const char	*trace;
+	const char	*callgrind;
+	bool		which[SW_NR_TARGETS];
+};
+
+static u64 sw_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void sw_nothing(void)
+{
+}
+
+static const struct sw_bench_env sw_native = {
+	.now_ns = sw_now_ns, .begin = sw_nothing, .end = sw_nothing,
+};
+
+static void *sw_alloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+
+	if (!p) {
+		fprintf(stderr, "sw-bench: out of memory\n");
+		exit(1);
+	}
+	return p;
+}
+
+static struct sw_bench_params sw_params(const struct sw_opts *o)
+{
+	return (struct sw_bench_params){
+		.hz = o->hz, .timers = o->timers, .ops = o->ops, .ticks = o->ticks, .gap = o->gap,
+		.traffic = { .mean = o->mean, .cancel_pct = o->cancel_pct }, .seed = o->seed,
+	};
+}
+
+static void sw_run_wheel(const struct sw_opts *o, enum sw_wheel_kind kind,
+			 struct sw_bench_report *r, u32 *trace)
+{
+	struct sw_bench_params p = sw_params(o);
+	struct sw_bench_mem mem = {
+		.base = sw_alloc(1, sizeof(*mem.base)),
+		.timers = sw_alloc(o->timers, sizeof(*mem.timers)),
+		.extra = sw_alloc(o->ops, sizeof(*mem.extra)),
+		.expiry = sw_alloc(o->ops, sizeof(*mem.expiry)),
+		.samples = sw_alloc(o->ticks, sizeof(*mem.samples)),
+		.trace = trace,
+	};
+	int ret = sw_bench_wheel(&p, kind, &mem, &sw_native, r);
+
+	if (ret) {
+		fprintf(stderr, "sw-bench: %s: %s\n", sw_wheel_kind_name(kind),
+			ret == -EINVAL ? "no such wheel at this HZ" : "timers expired in the gap");
+		exit(1);
+	}
+	free(mem.samples);
+	free(mem.expiry);
+	free(mem.extra);
+	free(mem.timers);
+	free(mem.base);
+}
+
+/* The same workloads on the heap, written out again for its operations */
+static void sw_run_heap(const struct sw_opts *o, struct sw_bench_report *r, u32 *trace)
+{
+	struct sw_heap_timer *timers = sw_alloc(o->timers, sizeof(*timers));
+	struct sw_heap_timer *extra = sw_alloc(o->ops, sizeof(*extra));
+	unsigned long *expiry = sw_alloc(o->ops, sizeof(*expiry));
+	u32 *samples = sw_alloc(o->ticks, sizeof(*samples));
+	struct sw_bench_traffic traffic = { .mean = o->mean, .cancel_pct = o->cancel_pct };
+	unsigned long churn = sw_bench_churn(&traffic, o->timers);
+	unsigned long i, end, t, c, clk = 1000, next, same = 0;
+	struct sw_bench_stretch st;
+	struct sw_heap heap;
+	struct sw_bench_rng rng;
+	u64 t0, ns;
+
+	if (sw_heap_init(&heap, o->timers + o->ops)) {
+		fprintf(stderr, "sw-bench: out of memory\n");
+		exit(1);
+	}
+	sw_bench_seed(&rng, o->seed);
+	for (i = 0; i < o->timers; i++)
+		sw_heap_modify(&heap, &timers[i], clk + sw_bench_exp(&rng, o->mean));
+	for (i = 0; i < o->ops; i++)
+		expiry[i] = clk + sw_bench_exp(&rng, o->mean);
+
+	r->ops.nr = o->ops;
+	sw_bench_stretch_init(&st, &sw_native, r->ops.ps, o->ops);
+	while (sw_bench_stretch_next(&st, &i, &end))
+		for (; i < end; i++)
+			sw_heap_modify(&heap, &extra[i], expiry[i]);
+	r->ops.arm = sw_bench_stretch_median(&st);
+	sw_bench_stretch_init(&st, &sw_native, r->ops.ps, o->ops);
+	while (sw_bench_stretch_next(&st, &i, &end))
+		for (; i < end; i++)
+			sw_heap_modify(&heap, &extra[i], extra[i].expires + 1);
+	r->ops.mod_near = sw_bench_stretch_median(&st);
+	for (i = 0; i < o->ops; i++)
+		expiry[i] = clk + sw_bench_exp(&rng, o->mean);
+	sw_bench_stretch_init(&st, &sw_native, r->ops.ps, o->ops);
+	while (sw_bench_stretch_next(&st, &i, &end))
+		for (; i < end; i++)
+			sw_heap_modify(&heap, &extra[i], expiry[i]);
+	r->ops.mod_far = sw_bench_stretch_median(&st);
+	sw_bench_stretch_init(&st, &sw_native, r->ops.ps, o->ops);
+	while (sw_bench_stretch_next(&st, &i, &end))
+		for (; i < end; i++)
+			sw_heap_cancel(&heap, &extra[i]);
+	r->ops.cancel = sw_bench_stretch_median(&st);
+	sw_bench_stretch_init(&st, &sw_native, r->ops.ps, o->ops);
+	while (sw_bench_stretch_next(&st, &i, &end))
+		for (; i < end; i++)
+			same += sw_heap_next_expiry(&heap, &next);
+	r->ops.next = sw_bench_stretch_median(&st);
+	r->next_idle = r->ops.next;
+
+	/* Ticks under the same traffic */
+	for (t = 0; t < 4 * o->mean + o->ticks; t++, clk++) {
+		struct sw_heap_timer *ran = NULL, *timer;
+		unsigned long n = 0;
+
+		for (c = 0; c < churn; c++)
+			sw_heap_modify(&heap, &timers[sw_bench_rand(&rng) % o->timers],
+				       clk + sw_bench_exp(&rng, o->mean));
+		t0 = sw_now_ns();
+		while ((timer = sw_heap_pop_due(&heap, clk))) {
+			/* Chained through pos, as the wheels chain theirs through a list */
+			timer->pos = (unsigned long)ran;
+			ran = timer;
+		}
+		ns = sw_now_ns() - t0;
+		if (t >= 4 * o->mean)
+			samples[t - 4 * o->mean] = ns;
+		while (ran) {
+			timer = ran;
+			ran = (struct sw_heap_timer *)timer->pos;
+			timer->pos = 0;
+			sw_heap_modify(&heap, timer, clk + 1 + sw_bench_exp(&rng, o->mean));
+			n++;
+		}
+		if (t >= 4 * o->mean)
+			r->expired += n;
+	}
+	if (trace)
+		memcpy(trace, samples, o->ticks * sizeof(*samples));
+	sw_bench_dist(samples, o->ticks, &r->tick);
+	/* A heap has nothing to catch up: the next expiry is at the top */
+	t0 = sw_now_ns();
+	sw_heap_pop_due(&heap, clk + o->gap - 1);
+	r->catch_up_median = sw_now_ns() - t0;
+	r->catch_up_max = r->catch_up_median;
+
+	sw_heap_free(&heap);
+	free(samples);
+	free(expiry);
+	free(extra);
+	free(timers);
+}
+
+static void sw_write_trace(const struct sw_opts *o, u32 **trace, const bool *have)
+{
+	FILE *f = fopen(o->trace, "w");
+	unsigned long t;
+	int k;
+
+	if (!f) {
+		perror(o->trace);
+		exit(1);
+	}
+	fprintf(f, "# per-tick cost in ns, %lu timers, HZ %u, mean timeout %lu ticks\n# tick",
+		o->timers, o->hz, o->mean);
+	for (k = 0; k < SW_NR_TARGETS; k++)
+		if (have[k])
+			fprintf(f, " %s", sw_target_names[k]);
+	fputc('\n', f);
+	for (t = 0; t < o->ticks; t++) {
+		fprintf(f, "%lu", t);
+		for (k = 0; k < SW_NR_TARGETS; k++)
+			if (have[k])
+				fprintf(f, " %u", trace[k][t]);
+		fputc('\n', f);
+	}
+	fclose(f);
+}
+
+static void sw_usage(void)
+{
+	fprintf(stderr,
+		"usage: sw-bench [--wheel seed|mainline|classic|heap|all] [--timers N] [--hz HZ]\n"
+		"                [--ops N] [--ticks N] [--gap TICKS] [--mean TICKS] [--cancel PCT]\n"
+		"                [--seed N]\n"
+		"                [--trace FILE] [--callgrind arm|mod_near|mod_far|cancel|next|empty_tick]\n");
+	exit(2);
+}
+
+static unsigned long sw_number(const char *s)
+{
+	char *end;
+	unsigned long v = strtoul(s, &end, 0);
+
+	if (!*s || *end) {
+		fprintf(stderr, "sw-bench: '%s' is not a number\n", s);
+		sw_usage();
+	}
+	return v;
+}
+
+static void sw_parse(int argc, char **argv, struct sw_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "wheel", required_argument, NULL, 'w' },
+		{ "timers", required_argument, NULL, 'n' },
+		{ "hz", required_argument, NULL, 'z' },
+		{ "ops", required_argument, NULL, 'o' },
+		{ "ticks", required_argument, NULL, 't' },
+		{ "gap", required_argument, NULL, 'g' },
+		{ "mean", required_argument, NULL, 'm' },
+		{ "cancel", required_argument, NULL, 'c' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "trace", required_argument, NULL, 'T' },
+		{ "callgrind", required_argument, NULL, 'C' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool any = false;
+	int c, k;
+
+	*o = (struct sw_opts){
+		.hz = 1000, .timers = 100000, .ops = 100000, .ticks = 20000, .cancel_pct = 95,
+		.seed = 1,
+	};
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'w':
+			for (k = 0; k < SW_NR_TARGETS; k++) {
+				if (!strcmp(optarg, "all") || !strcmp(optarg, sw_target_names[k])) {
+					o->which[k] = true;
+					any = true;
+				}
+			}
+			if (!any) {
+				fprintf(stderr, "sw-bench: unknown wheel '%s'\n", optarg);
+				sw_usage();
+			}
+			break;
+		case 'n':
+			o->timers = sw_number(optarg);
+			break;
+		case 'z':
+			o->hz = sw_number(optarg);
+			break;
+		case 'o':
+			o->ops = sw_number(optarg);
+			break;
+		case 't':
+			o->ticks = sw_number(optarg);
+			break;
+		case 'g':
+			o->gap = sw_number(optarg);
+			break;
+		case 'm':
+			o->mean = sw_number(optarg);
+			break;
+		case 'c':
+			o->cancel_pct = sw_number(optarg);
+			break;
+		case 's':
+			o->seed = sw_number(optarg);
+			break;
+		case 'T':
+			o->trace = optarg;
+			break;
+		case 'C':
+			o->callgrind = optarg;
+			break;
+		default:
+			sw_usage();
+		}
+	}
+	if (!o->mean)
+		o->mean = 2 * o->hz;	/* 2 s */
+	if (o->ops > SW_BENCH_MAX_OPS)
+		o->ops = SW_BENCH_MAX_OPS;
+	if (optind != argc || !o->timers || !o->ops || !o->ticks || o->cancel_pct > 99)
+		sw_usage();
+	if (!any)
+		for (k = 0; k < SW_NR_TARGETS; k++)
+			o->which[k] = true;
+	if (!o->gap)
+		o->gap = 3 * o->hz;	/* 3 s */
+}
+
+/* The heap's operations under callgrind, as sw_callgrind() does the wheels' */
+static int sw_callgrind_heap(const struct sw_opts *o)
+{
+	struct sw_heap_timer *timers = sw_alloc(o->timers, sizeof(*timers));
+	struct sw_heap_timer *extra = sw_alloc(o->ops, sizeof(*extra));
+	unsigned long *expiry = sw_alloc(o->ops, sizeof(*expiry));
+	unsigned long i, nr = o->ops, clk = 1000, next;
+	const char *op = o->callgrind;
+	struct sw_bench_rng rng;
+	struct sw_heap heap;
+
+	if (sw_heap_init(&heap, o->timers + nr))
+		sw_usage();
+	sw_bench_seed(&rng, o->seed);
+	for (i = 0; i < o->timers; i++)
+		sw_heap_modify(&heap, &timers[i], clk + sw_bench_exp(&rng, o->mean));
+	for (i = 0; i < nr; i++)
+		expiry[i] = clk + sw_bench_exp(&rng, o->mean);
+	if (strcmp(op, "arm") && strcmp(op, "next") && strcmp(op, "empty_tick")) {
+		for (i = 0; i < nr; i++)
+			sw_heap_modify(&heap, &extra[i], expiry[i]);
+		for (i = 0; i < nr; i++)
+			expiry[i] = !strcmp(op, "mod_near") ? extra[i].expires + 1 :
+				    clk + sw_bench_exp(&rng, o->mean);
+	}
+	if (!strcmp(op, "empty_tick")) {
+		/* An empty heap, as the wheels' empty tick runs on an empty wheel */
+		sw_heap_free(&heap);
+		if (sw_heap_init(&heap, 1))
+			sw_usage();
+	}
+
+	CALLGRIND_TOGGLE_COLLECT;
+	if (!strcmp(op, "arm") || !strcmp(op, "mod_near") || !strcmp(op, "mod_far")) {
+		for (i = 0; i < nr; i++)
+			sw_heap_modify(&heap, &extra[i], expiry[i]);
+	} else if (!strcmp(op, "cancel")) {
+		for (i = 0; i < nr; i++)
+			sw_heap_cancel(&heap, &extra[i]);
+	} else if (!strcmp(op, "next")) {
+		for (i = 0; i < nr; i++)
+			sw_heap_next_expiry(&heap, &next);
+	} else if (!strcmp(op, "empty_tick")) {
+		for (i = 0; i < nr; i++)
+			sw_heap_pop_due(&heap, clk - 1);
+	}
+	CALLGRIND_TOGGLE_COLLECT;
+	printf("callgrind wheel=heap op=%s ops=%lu\n", op, nr);
+	sw_heap_free(&heap);
+	free(expiry);
+	free(extra);
+	free(timers);
+	return 0;
+}
+
+/*
+ * One operation alone under callgrind's collection, after an uncounted
+ * setup: the instruction count divided by the operations is instructions
+ * per operation, the loop around the call included (2 to 4 of them).
+ */
+static int sw_callgrind(const struct sw_opts *o)
+{
+	struct sw_bench_traffic traffic = { .mean = o->mean, .cancel_pct = o->cancel_pct };
+	struct sw_timer *timers = sw_alloc(o->timers, sizeof(*timers));
+	struct sw_timer *extra = sw_alloc(o->ops, sizeof(*extra));
+	unsigned long *expiry = sw_alloc(o->ops, sizeof(*expiry));
+	struct sw_base *base = sw_alloc(1, sizeof(*base));
+	const char *op = o->callgrind;
+	enum sw_wheel_kind kind;
+	struct sw_geometry geo;
+	struct sw_bench_rng rng;
+	unsigned long i, nr = o->ops, next;
+
+	for (kind = 0; kind < SW_WHEEL_NR_KINDS && !o->which[kind]; kind++)
+		;
+	if (kind == SW_WHEEL_NR_KINDS && o->which[SW_HEAP])
+		return sw_callgrind_heap(o);
+	if (kind == SW_WHEEL_NR_KINDS || sw_geometry_init(&geo, kind, o->hz))
+		sw_usage();
+	sw_bench_seed(&rng, o->seed);
+	sw_base_init(base, &geo, 1000);
+	sw_bench_populate(base, timers, o->timers, &traffic, &rng);
+	for (i = 0; i < nr; i++) {
+		sw_timer_init(&extra[i], 0);
+		expiry[i] = base->clk + sw_bench_exp(&rng, o->mean);
+	}
+	/* Setup: what the operation needs in place */
+	if (strcmp(op, "arm") && strcmp(op, "next") && strcmp(op, "empty_tick")) {
+		for (i = 0; i < nr; i++)
+			sw_modify(base, &extra[i], expiry[i]);
+		for (i = 0; i < nr; i++)
+			expiry[i] = !strcmp(op, "mod_near") ? extra[i].expires + 1 :
+				    base->clk + sw_bench_exp(&rng, o->mean);
+	}
+	if (!strcmp(op, "empty_tick"))
+		sw_base_init(base, &geo, 1000);
+
+	if (!strcmp(op, "arm") || !strcmp(op, "mod_near") || !strcmp(op, "mod_far")) {
+		CALLGRIND_TOGGLE_COLLECT;
+		for (i = 0; i < nr; i++)
+			sw_modify(base, &extra[i], expiry[i]);
+		CALLGRIND_TOGGLE_COLLECT;
+	} else if (!strcmp(op, "cancel")) {
+		CALLGRIND_TOGGLE_COLLECT;
+		for (i = 0; i < nr; i++)
+			sw_cancel(base, &extra[i]);
+		CALLGRIND_TOGGLE_COLLECT;
+	} else if (!strcmp(op, "next")) {
+		CALLGRIND_TOGGLE_COLLECT;
+		for (i = 0; i < nr; i++)
+			sw_next_expiry(base, &next);
+		CALLGRIND_TOGGLE_COLLECT;
+	} else if (!strcmp(op, "empty_tick")) {
+		/* A tick with nothing due, on an empty wheel: sw_run() for one tick */
+		CALLGRIND_TOGGLE_COLLECT;
+		for (i = 0; i < nr; i++)
+			sw_run(base, base->clk, NULL, NULL);
+		CALLGRIND_TOGGLE_COLLECT;
+	} else {
+		sw_usage();
+	}
+	printf("callgrind wheel=%s op=%s ops=%lu\n", sw_wheel_kind_name(kind), op, nr);
+	free(base);
+	free(expiry);
+	free(extra);
+	free(timers);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static struct sw_bench_report res[SW_NR_TARGETS];
+	u32 *trace[SW_NR_TARGETS] = { NULL };
+	struct sw_bench_params p;
+	struct sw_opts o;
+	char buf[2048];
+	int k;
+
+	sw_parse(argc, argv, &o);
+	if (o.callgrind)
+		return sw_callgrind(&o);
+	p = sw_params(&o);
+
+	printf("bench clock_ns=%llu mean=%lu cancel_pct=%u\n",
+	       (unsigned long long)sw_bench_clock_cost(&sw_native), o.mean, o.cancel_pct);
+	printf("bench memory sw_base=%zu sw_timer=%zu heap_timer=%zu heap_slot=%zu\n",
+	       sizeof(struct sw_base), sizeof(struct sw_timer), sizeof(struct sw_heap_timer),
+	       sizeof(struct sw_heap_timer *));
+	for (k = 0; k < SW_NR_TARGETS; k++) {
+		if (!o.which[k])
+			continue;
+		if (o.trace)
+			trace[k] = sw_alloc(o.ticks, sizeof(*trace[k]));
+		res[k].name = sw_target_names[k];
+		if (k == SW_HEAP)
+			sw_run_heap(&o, &res[k], trace[k]);
+		else
+			sw_run_wheel(&o, k, &res[k], trace[k]);
+		sw_bench_format(buf, sizeof(buf), &p, &res[k]);
+		fputs(buf, stdout);
+		fflush(stdout);
+	}
+	if (o.which[SW_WHEEL_SEED] && o.which[SW_WHEEL_CLASSIC]) {
+		sw_bench_format_targets(buf, sizeof(buf), &res[SW_WHEEL_SEED],
+					&res[SW_WHEEL_CLASSIC]);
+		fputs(buf, stdout);
+	}
+	if (o.trace)
+		sw_write_trace(&o, trace, o.which);
+	for (k = 0; k < SW_NR_TARGETS; k++)
+		free(trace[k]);
+	return 0;
+}

@@ -1,0 +1,205 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The benchmarks: every wheel on the same workload, with the ratios the
+# targets are stated in (README, "Benchmarks", has the figures):
+#
+#   scripts/bench.sh user [sw-bench options]     native, in user space
+#   scripts/bench.sh callgrind [--timers N] [--ops N] [--hz HZ]
+#                                                instructions per operation
+#   scripts/bench.sh plot [--out DIR] [sw-bench options]
+#                                                per-tick cost over time
+#   scripts/bench.sh kernel [--kernel debian|hz1000|debug|uml] [RUN WORDS...]
+#                                                the bench file, in QEMU or UML
+#
+# "user" builds bench/sw-bench (the core, unchanged, in user space) and
+# runs it. "callgrind" runs each operation alone under callgrind. "plot"
+# writes the per-tick cost of the classic and seed wheels, tick by tick,
+# to DIR/bench-ticks.dat and plots it with gnuplot into DIR/bench-ticks.png
+# and, as text, to stdout. "kernel" boots a test kernel, loads the module,
+# writes RUN WORDS (see README for the grammar; none: the defaults) to
+# /sys/kernel/debug/shadow_wheel/bench and prints the report: in QEMU (TCG:
+# emulated, so only ratios mean much) or, for uml, natively as a process
+# (HZ=100, one CPU) with the host's files as its root.
+set -u
+. "$(dirname "$0")/sw-lib.sh"
+
+usage()
+{
+	sed -n '5,13p' "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+
+sw_bench_build()
+{
+	sw_need_packages build-essential valgrind
+	make -s -C "$SW_ROOT/bench" sw-bench >&2 || sw_die "cannot build bench/sw-bench"
+}
+
+bench_user()
+{
+	sw_bench_build
+	"$SW_ROOT/bench/sw-bench" "$@"
+}
+
+bench_callgrind()
+{
+	local timers=100000 ops=20000 hz=1000 out wheel op ir per line
+	local opnames="arm cancel mod_near mod_far next empty_tick"
+
+	while [ $# -gt 0 ]; do
+		[ $# -ge 2 ] || usage
+		case "$1" in
+		--timers) timers=$2 ;;
+		--ops) ops=$2 ;;
+		--hz) hz=$2 ;;
+		*) usage ;;
+		esac
+		shift 2
+	done
+	sw_bench_build
+	out=$(mktemp -d)
+	trap 'rm -rf "$out"' EXIT
+	echo "instructions per operation (callgrind), $timers timers pending, HZ $hz"
+	printf '%-10s' "wheel"
+	for op in $opnames; do printf '%11s' "$op"; done
+	echo
+	for wheel in seed mainline classic heap; do
+		line=$(printf '%-10s' "$wheel")
+		for op in $opnames; do
+			valgrind --tool=callgrind --collect-atstart=no \
+				--callgrind-out-file="$out/cg" \
+				"$SW_ROOT/bench/sw-bench" --wheel "$wheel" --callgrind "$op" \
+				--timers "$timers" --ops "$ops" --hz "$hz" >/dev/null 2>"$out/log" ||
+				{ cat "$out/log" >&2; sw_die "callgrind: $wheel $op failed"; }
+			ir=$(awk '/^(summary|totals):/ {print $2; exit}' "$out/cg")
+			[ -n "$ir" ] || sw_die "callgrind: no count for $wheel $op"
+			per=$(awk -v ir="$ir" -v n="$ops" 'BEGIN {printf "%.1f", ir / n}')
+			line+=$(printf '%11s' "$per")
+		done
+		echo "$line"
+	done
+}
+
+bench_plot()
+{
+	local dir=. args=()
+
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		--out) [ $# -ge 2 ] || usage; dir=$2; shift 2 ;;
+		*) args+=("$1"); shift ;;
+		esac
+	done
+	sw_need_packages gnuplot-nox
+	sw_bench_build
+	mkdir -p "$dir" || sw_die "cannot create $dir"
+	"$SW_ROOT/bench/sw-bench" --wheel classic --wheel seed --trace "$dir/bench-ticks.dat" \
+		"${args[@]}" >&2 || sw_die "sw-bench failed"
+	# Columns: tick seed classic. The picture shows it all; the text the first
+	# 1024 ticks, four root revolutions of the classic wheel
+	gnuplot <<EOF || sw_die "gnuplot failed"
+set terminal pngcairo size 1000,500
+set output '$dir/bench-ticks.png'
+set title "Per-tick cost under the same traffic"
+set xlabel "tick"
+set ylabel "ns (log)"
+set logscale y
+set key top left
+plot '$dir/bench-ticks.dat' using 1:3 with points pt 7 ps 0.3 title 'classic', \\
+     '' using 1:2 with points pt 7 ps 0.3 title 'seed'
+set terminal dumb size 100,28
+set output
+set title "Per-tick cost, first 1024 ticks (c: classic, s: seed)"
+unset key
+plot [0:1023] '$dir/bench-ticks.dat' using 1:3 with points pt "c", \\
+     '' using 1:2 with points pt "s"
+EOF
+}
+
+# The bench file in the UML kernel: no emulation, the figures are native
+bench_uml()
+{
+	local build ko dir rc
+
+	sw_need_packages busybox-static
+	build=$(sw_uml_build_dir) || exit 1
+	ko=$(sw_build_module uml) || exit 1
+	dir=$(mktemp -d "$SW_CACHE/uml-run.XXXXXX")
+	trap 'rm -rf "$dir"' EXIT
+	cat > "$dir/init.sh" <<EOF
+#!/bin/sh
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t debugfs debugfs /sys/kernel/debug
+D=/sys/kernel/debug/shadow_wheel
+rc=1
+if insmod $ko; then
+	if echo "$*" > \$D/bench; then
+		echo SW_BENCH_BEGIN
+		cat \$D/bench
+		echo SW_BENCH_END
+		rc=0
+	fi
+	rmmod shadow_wheel
+fi
+echo "SW_UML_EXIT \$rc"
+exec busybox poweroff -f
+EOF
+	chmod +x "$dir/init.sh"
+	sw_log "bench: '$*' on the uml kernel (native, HZ=100, one CPU)"
+	timeout 3600 "$build/linux" mem=2048M rootfstype=hostfs rootflags=/ ro \
+		init="$dir/init.sh" con=null con0=fd:0,fd:1 </dev/null >"$dir/out" 2>&1
+	sed -n '/^SW_BENCH_BEGIN/,/^SW_BENCH_END/p' "$dir/out" | grep -v '^SW_BENCH_'
+	rc=$(sed -n 's/^SW_UML_EXIT \([0-9]*\).*/\1/p' "$dir/out" | tail -n 1)
+	if [ "$rc" != 0 ]; then
+		tail -n 40 "$dir/out" >&2
+		sw_die "bench: the uml run failed"
+	fi
+}
+
+bench_kernel()
+{
+	local kernel=debian guest out rc
+
+	if [ "${1:-}" = --kernel ]; then
+		[ $# -ge 2 ] || usage
+		kernel=$2
+		shift 2
+	fi
+	if [ "$kernel" = uml ]; then
+		bench_uml "$@"
+		return
+	fi
+	guest=$(mktemp)
+	out=$(mktemp)
+	trap 'rm -f "$guest" "$out"' EXIT
+	cat > "$guest" <<EOF
+D=/sys/kernel/debug/shadow_wheel
+insmod /shadow_wheel.ko || exit 1
+echo "$*" > \$D/bench || exit 1
+echo SW_BENCH_BEGIN
+cat \$D/bench
+echo SW_BENCH_END
+rmmod shadow_wheel
+EOF
+	sw_log "bench: '$*' on the $kernel kernel"
+	"$SW_ROOT/scripts/vm.sh" --kernel "$kernel" --mem 2048 --timeout 3600 "$guest" > "$out"
+	rc=$?
+	sed -n '/^SW_BENCH_BEGIN/,/^SW_BENCH_END/p' "$out" | grep -v '^SW_BENCH_'
+	if [ $rc -ne 0 ]; then
+		tail -n 40 "$out" >&2
+		sw_die "bench: the guest failed (exit status $rc)"
+	fi
+}
+
+[ $# -ge 1 ] || usage
+cmd=$1
+shift
+case "$cmd" in
+user) bench_user "$@" ;;
+callgrind) bench_callgrind "$@" ;;
+plot) bench_plot "$@" ;;
+kernel) bench_kernel "$@" ;;
+*) usage ;;
+esac
