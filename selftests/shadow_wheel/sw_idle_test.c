@@ -14,7 +14,9 @@
  *     run on an awake CPU, cpu1.wakeups has not moved (whether they ran is
  *     up to whatever else woke CPU 1).
  *  2. Non-deferrable timers on CPU 1 set next_expiry, run on time, and
- *     cpu1.wakeups goes up.
+ *     cpu1.wakeups goes up. A wakeup is only counted when CPU 1 was idle,
+ *     and on the debug kernel under emulation it is sometimes busy just
+ *     then: up to SW_WAKE_TRIES rounds of timers, and one wakeup must come.
  *  3. Once CPU 1 is kept busy, the deferrable timers due run too, within
  *     1 .. gran ticks of the shadow clock like any other.
  */
@@ -29,6 +31,7 @@
 #define SW_MARGIN_MS		100	/* past the last tick they may run on */
 #define SW_GRACE_MS		2000	/* for the tasklet to run once they are due */
 #define SW_POLL_MS		20
+#define SW_WAKE_TRIES		5
 
 FIXTURE(idle) {
 	struct sw_geometry geo;
@@ -101,7 +104,7 @@ TEST_F(idle, deferrable_timers_do_not_wake_an_idle_cpu)
 	struct sw_lateness lt;
 	struct sw_wheel w;
 	pthread_t spinner;
-	unsigned int i, lvl;
+	unsigned int i, lvl, try;
 
 	if (_metadata->skip)
 		return;
@@ -128,29 +131,33 @@ TEST_F(idle, deferrable_timers_do_not_wake_an_idle_cpu)
 		TH_LOG("deferrable timers woke cpu%u", cpu);
 
 	/* 2. Non-deferrable ones wake it */
-	for (i = 0; i < 3; i++) {
-		norm[i] = (struct sw_arm){
-			.cpu = SW_IDLE_CPU,
-			.count = 1,
-			.lo = norm_ms[i],
-			.hi = norm_ms[i],
-			.ms = true,
-		};
-		ASSERT_EQ(0, sw_arm(g, &norm[i])) TH_LOG("%s", sw_error());
-		if ((s64)(norm[i].last_tick - last) > 0)
-			last = norm[i].last_tick;
+	for (try = 0; try < SW_WAKE_TRIES; try++) {
+		for (i = 0; i < 3; i++) {
+			norm[i] = (struct sw_arm){
+				.cpu = SW_IDLE_CPU,
+				.count = 1,
+				.lo = norm_ms[i],
+				.hi = norm_ms[i],
+				.ms = true,
+			};
+			ASSERT_EQ(0, sw_arm(g, &norm[i])) TH_LOG("%s", sw_error());
+			if ((s64)(norm[i].last_tick - last) > 0)
+				last = norm[i].last_tick;
+		}
+		ASSERT_EQ(0, sw_wheel_read(cpu, &w)) TH_LOG("%s", sw_error());
+		EXPECT_TRUE(w.has_next) TH_LOG("non-deferrable timers pending, next_expiry none");
+		ASSERT_EQ(0, sw_wait_tick(g, last)) TH_LOG("%s", sw_error());
+		EXPECT_EQ(0, sw_wait_empty(cpu, false, sw_now_ms() + SW_GRACE_MS, &w))
+			TH_LOG("%llu non-deferrable timers still pending on cpu%u",
+			       sw_wheel_normal(&w), cpu);
+		ASSERT_EQ(0, sw_stats_read(&s2)) TH_LOG("%s", sw_error());
+		sw_msg("non-deferrable on idle cpu%u, round %u: wakeups %llu -> %llu", cpu,
+		       try + 1, s1.cpu[cpu].wakeups, s2.cpu[cpu].wakeups);
+		if (s2.cpu[cpu].wakeups > s1.cpu[cpu].wakeups)
+			break;
 	}
-	ASSERT_EQ(0, sw_wheel_read(cpu, &w)) TH_LOG("%s", sw_error());
-	EXPECT_TRUE(w.has_next) TH_LOG("non-deferrable timers pending, next_expiry none");
-	ASSERT_EQ(0, sw_wait_tick(g, last)) TH_LOG("%s", sw_error());
-	EXPECT_EQ(0, sw_wait_empty(cpu, false, sw_now_ms() + SW_GRACE_MS, &w))
-		TH_LOG("%llu non-deferrable timers still pending on cpu%u",
-		       sw_wheel_normal(&w), cpu);
-	ASSERT_EQ(0, sw_stats_read(&s2)) TH_LOG("%s", sw_error());
-	sw_msg("non-deferrable on idle cpu%u: wakeups %llu -> %llu", cpu,
-	       s1.cpu[cpu].wakeups, s2.cpu[cpu].wakeups);
 	EXPECT_LT(s1.cpu[cpu].wakeups, s2.cpu[cpu].wakeups)
-		TH_LOG("the shadow hrtimer never woke cpu%u", cpu);
+		TH_LOG("the shadow hrtimer never woke cpu%u in %u rounds", cpu, SW_WAKE_TRIES);
 
 	/* 3. Busy, CPU 1 runs the deferrable timers too */
 	atomic_store(&sw_spin_stop, false);
@@ -163,7 +170,9 @@ TEST_F(idle, deferrable_timers_do_not_wake_an_idle_cpu)
 	pthread_join(spinner, NULL);
 
 	ASSERT_EQ(0, sw_stats_read(&s3)) TH_LOG("%s", sw_error());
-	EXPECT_EQ((u64)SW_DEFERRABLE + 3, s3.total.expired);
+	/* Three timers a round; the loop ends on the round that saw a wakeup */
+	EXPECT_EQ((u64)SW_DEFERRABLE + 3 * (try < SW_WAKE_TRIES ? try + 1 : SW_WAKE_TRIES),
+		  s3.total.expired);
 	EXPECT_EQ(0U, s3.total.pending);
 	ASSERT_EQ(0, sw_lateness_read(&lt)) TH_LOG("%s", sw_error());
 	for (lvl = 0; lvl < lt.levels; lvl++) {
