@@ -119,7 +119,7 @@ void sw_bench_populate(struct sw_base *base, struct sw_timer *timers, unsigned l
  * @extra:	@nr timers for the timed operations; left not pending
  * @expiry:	@nr entries of scratch space, for the timeouts
  * @nr:		operations of each kind, up to SW_BENCH_MAX_OPS
- * @traffic:	the timeouts armed (exponential, no floor)
+ * @traffic:	the timeouts armed: @traffic->floor plus exponential
  * @rng:	the generator
  * @env:	clock and stretch hooks
  * @res:	picoseconds per operation of each kind
@@ -140,7 +140,7 @@ void sw_bench_ops(struct sw_base *base, struct sw_timer *extra, unsigned long *e
 	nr = min_t(unsigned long, nr, SW_BENCH_MAX_OPS);
 	for (i = 0; i < nr; i++) {
 		sw_timer_init(&extra[i], 0);
-		expiry[i] = clk + sw_bench_exp(rng, traffic->mean);
+		expiry[i] = clk + traffic->floor + sw_bench_exp(rng, traffic->mean);
 	}
 	res->nr = nr;
 	sw_bench_stretch_init(&st, env, res->ps, nr);
@@ -158,7 +158,7 @@ void sw_bench_ops(struct sw_base *base, struct sw_timer *extra, unsigned long *e
 	res->same_bucket = same;
 
 	for (i = 0; i < nr; i++)
-		expiry[i] = clk + sw_bench_exp(rng, traffic->mean);
+		expiry[i] = clk + traffic->floor + sw_bench_exp(rng, traffic->mean);
 	sw_bench_stretch_init(&st, env, res->ps, nr);
 	while (sw_bench_stretch_next(&st, &i, &end))
 		for (; i < end; i++)
@@ -465,6 +465,9 @@ int sw_bench_format(char *buf, size_t size, const struct sw_bench_params *p,
  * @target_pct:	the target, in hundredths
  * @at_most:	the ratio must be at most the target (else at least)
  *
+ * A ratio with nothing measured on either side (a clock too coarse to see
+ * the work) is "unmeasured", neither met nor missed.
+ *
  * Return: as snprintf().
  */
 int sw_bench_format_ratio(char *buf, size_t size, const char *what, u64 num, u64 den,
@@ -474,6 +477,9 @@ int sw_bench_format_ratio(char *buf, size_t size, const char *what, u64 num, u64
 	bool met = at_most ? milli * 100 <= (u64)target_pct * 1000 :
 			     milli * 100 >= (u64)target_pct * 1000;
 
+	if (!num || !den)
+		return snprintf(buf, size, "ratio %s=unmeasured target=%s%u.%02u\n", what,
+				at_most ? "<=" : ">=", target_pct / 100, target_pct % 100);
 	return snprintf(buf, size, "ratio %s=%llu.%03llu target=%s%u.%02u %s\n", what,
 			(unsigned long long)div64_u64(milli, 1000),
 			(unsigned long long)(milli % 1000), at_most ? "<=" : ">=",

@@ -7,9 +7,11 @@
  * for, and then the same arm / modify / cancel workload through the
  * kernel's own timer API (timer_setup(), mod_timer(), del_timer() on
  * pinned timers), beside the seed wheel with and without the spinlock the
- * driver takes around it. In that comparison both carry a background
- * population an hour out, so none of the kernel's timers fire. The report
- * is kept for reading; one run at a time.
+ * driver takes around it. In that comparison the timers are the run's
+ * exponential timeouts pushed out by SW_CMP_FLOOR, over a background
+ * population pushed out by SW_CMP_BACKGROUND, on the kernel's timers and
+ * the seed wheel alike, so none of the kernel's fire while the run lasts.
+ * The report is kept for reading; one run at a time.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -19,7 +21,7 @@
 #include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
-#include <linux/sched/clock.h>
+#include <linux/timekeeping.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/timer.h>
@@ -28,13 +30,16 @@
 #include "sw_bench_run.h"
 
 #define SW_REPORT_SIZE		8192
+#define SW_CMP_FLOOR		(600UL * HZ)	/* the compared timers: 10 minutes out */
+#define SW_CMP_BACKGROUND	(3600UL * HZ)	/* their background: an hour */
 
 static DEFINE_MUTEX(sw_bench_mutex);	/* one run at a time; guards the report */
 static char *sw_report;			/* the last run's, or NULL */
 
+/* The monotonic clock's fast read: fine-grained on UML too, unlike sched_clock */
 static u64 sw_bench_now(void)
 {
-	return local_clock();
+	return ktime_get_mono_fast_ns();
 }
 
 static void sw_bench_begin(void)
@@ -104,7 +109,7 @@ static void sw_bench_kernel_ops(struct sw_bench_state *s, struct sw_ktimer *kt)
 	const struct sw_bench_params *p = &s->params;
 	struct sw_bench_op_cost *o = &s->kernel.ops;
 	struct sw_ktimer *kx = kt + p->timers;
-	unsigned long *expiry = s->mem.expiry, floor = 3600UL * HZ, i, end;
+	unsigned long *expiry = s->mem.expiry, i, end;
 	struct sw_bench_stretch st;
 	struct sw_bench_rng rng;
 
@@ -114,10 +119,11 @@ static void sw_bench_kernel_ops(struct sw_bench_state *s, struct sw_ktimer *kt)
 		kt[i].state = s;
 	}
 	for (i = 0; i < p->timers; i++)
-		mod_timer(&kt[i].timer, jiffies + floor + sw_bench_exp(&rng, p->traffic.mean));
+		mod_timer(&kt[i].timer,
+			  jiffies + SW_CMP_BACKGROUND + sw_bench_exp(&rng, p->traffic.mean));
 
 	for (i = 0; i < p->ops; i++)
-		expiry[i] = jiffies + sw_bench_exp(&rng, p->traffic.mean);
+		expiry[i] = jiffies + SW_CMP_FLOOR + sw_bench_exp(&rng, p->traffic.mean);
 	o->nr = p->ops;
 	sw_bench_stretch_init(&st, &sw_kernel_env, o->ps, p->ops);
 	while (sw_bench_stretch_next(&st, &i, &end))
@@ -130,7 +136,7 @@ static void sw_bench_kernel_ops(struct sw_bench_state *s, struct sw_ktimer *kt)
 			mod_timer(&kx[i].timer, kx[i].timer.expires + 1);
 	o->mod_near = sw_bench_stretch_median(&st);
 	for (i = 0; i < p->ops; i++)
-		expiry[i] = jiffies + sw_bench_exp(&rng, p->traffic.mean);
+		expiry[i] = jiffies + SW_CMP_FLOOR + sw_bench_exp(&rng, p->traffic.mean);
 	sw_bench_stretch_init(&st, &sw_kernel_env, o->ps, p->ops);
 	while (sw_bench_stretch_next(&st, &i, &end))
 		for (; i < end; i++)
@@ -187,17 +193,17 @@ static void sw_bench_seed_ops(struct sw_bench_state *s, struct sw_bench_op_cost 
 	sw_geometry_init(&geo, SW_WHEEL_SEED, HZ);
 	sw_base_init(base, &geo, jiffies);
 	sw_bench_seed(&rng, p->seed + 3);
-	traffic.floor = 3600UL * HZ;
+	traffic.floor = SW_CMP_BACKGROUND;
 	sw_bench_populate(base, s->mem.timers, p->timers, &traffic, &rng);
 	if (!locked) {
-		traffic.floor = 0;
+		traffic.floor = SW_CMP_FLOOR;
 		sw_bench_ops(base, extra, expiry, p->ops, &traffic, &rng, &sw_kernel_env, o);
 		return;
 	}
 
 	for (i = 0; i < p->ops; i++) {
 		sw_timer_init(&extra[i], 0);
-		expiry[i] = base->clk + sw_bench_exp(&rng, traffic.mean);
+		expiry[i] = base->clk + SW_CMP_FLOOR + sw_bench_exp(&rng, traffic.mean);
 	}
 	o->nr = p->ops;
 	o->same_bucket = 0;
@@ -212,7 +218,7 @@ static void sw_bench_seed_ops(struct sw_bench_state *s, struct sw_bench_op_cost 
 			sw_bench_locked_modify(&lock, base, &extra[i], extra[i].expires + 1);
 	o->mod_near = sw_bench_stretch_median(&st);
 	for (i = 0; i < p->ops; i++)
-		expiry[i] = base->clk + sw_bench_exp(&rng, traffic.mean);
+		expiry[i] = base->clk + SW_CMP_FLOOR + sw_bench_exp(&rng, traffic.mean);
 	sw_bench_stretch_init(&st, &sw_kernel_env, o->ps, p->ops);
 	while (sw_bench_stretch_next(&st, &i, &end))
 		for (; i < end; i++)
