@@ -59,7 +59,7 @@ bench_callgrind()
 	done
 	sw_bench_build
 	out=$(mktemp -d)
-	trap 'rm -rf "$out"' EXIT
+	trap "rm -rf '$out'" EXIT
 	echo "instructions per operation (callgrind), $timers timers pending, HZ $hz"
 	printf '%-10s' "wheel"
 	for op in $opnames; do printf '%11s' "$op"; done
@@ -126,7 +126,7 @@ bench_uml()
 	build=$(sw_uml_build_dir) || exit 1
 	ko=$(sw_build_module uml) || exit 1
 	dir=$(mktemp -d "$SW_CACHE/uml-run.XXXXXX")
-	trap 'rm -rf "$dir"' EXIT
+	trap "rm -rf '$dir'" EXIT
 	cat > "$dir/init.sh" <<EOF
 #!/bin/sh
 mount -t proc proc /proc
@@ -173,7 +173,7 @@ bench_kernel()
 	fi
 	guest=$(mktemp)
 	out=$(mktemp)
-	trap 'rm -f "$guest" "$out"' EXIT
+	trap "rm -f '$guest' '$out'" EXIT
 	cat > "$guest" <<EOF
 D=/sys/kernel/debug/shadow_wheel
 insmod /shadow_wheel.ko || exit 1
