@@ -649,29 +649,15 @@ struct sw_timer *sw_tick_pop(struct sw_tick *tick)
 	return timer;
 }
 
-/**
- * sw_run - run the wheel up to and including tick @now
- * @base:	the wheel
- * @now:	the current tick
- * @fn:		called for each expired timer, with the tick it expired at; it
- *		may arm, modify or cancel timers of this wheel
- * @arg:	passed to @fn
- *
- * Return: the number of timers expired.
- */
-unsigned long sw_run(struct sw_base *base, unsigned long now,
-		     void (*fn)(struct sw_timer *timer, unsigned long clk, void *arg),
-		     void *arg)
+/* sw_run() when some bucket may be due: tick by tick */
+static noinline unsigned long sw_run_ticks(struct sw_base *base, unsigned long now,
+					   void (*fn)(struct sw_timer *timer, unsigned long clk,
+						      void *arg),
+					   void *arg)
 {
 	unsigned long expired = 0;
 	struct sw_tick tick;
 
-	/* Nothing due up to @now: only the clock moves */
-	if (!sw_wheel_is_classic(&base->geo) && sw_time_after(base->next_due, now)) {
-		if (!sw_time_after(base->clk, now))
-			base->clk = now + 1;
-		return 0;
-	}
 	while (sw_collect_tick(base, now, &tick)) {
 		struct sw_timer *timer;
 
@@ -681,6 +667,31 @@ unsigned long sw_run(struct sw_base *base, unsigned long now,
 		}
 	}
 	return expired;
+}
+
+/**
+ * sw_run - run the wheel up to and including tick @now
+ * @base:	the wheel
+ * @now:	the current tick
+ * @fn:		called for each expired timer, with the tick it expired at; it
+ *		may arm, modify or cancel timers of this wheel
+ * @arg:	passed to @fn
+ *
+ * When nothing is due up to @now only the clock moves, here, without the
+ * stack frame the ticks need.
+ *
+ * Return: the number of timers expired.
+ */
+unsigned long sw_run(struct sw_base *base, unsigned long now,
+		     void (*fn)(struct sw_timer *timer, unsigned long clk, void *arg),
+		     void *arg)
+{
+	if (!sw_wheel_is_classic(&base->geo) && sw_time_after(base->next_due, now)) {
+		if (!sw_time_after(base->clk, now))
+			base->clk = now + 1;
+		return 0;
+	}
+	return sw_run_ticks(base, now, fn, arg);
 }
 
 /**
