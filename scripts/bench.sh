@@ -110,7 +110,7 @@ plot '$dir/bench-ticks.dat' using 1:3 with points pt 7 ps 0.3 title 'classic', \
      '' using 1:2 with points pt 7 ps 0.3 title 'seed'
 set terminal dumb size 100,28
 set output
-set title "Per-tick cost, first 1024 ticks (c: classic, s: seed)"
+set title "Per-tick cost in ns, first 1024 ticks (c: classic, s: seed)"
 unset key
 plot [0:1023] '$dir/bench-ticks.dat' using 1:3 with points pt "c", \\
      '' using 1:2 with points pt "s"

@@ -5,7 +5,7 @@
 # module, run a realistic workload for a while, then print the wheel's
 # geometry, stats and lateness:
 #
-#   scripts/demo.sh [--kernel debian|hz1000|debug] [--geometry seed|mainline]
+#   scripts/demo.sh [--kernel debian|hz1000|debug] [--geometry seed|mainline|classic]
 #                   [--preset net|io|poll|mixed] [--rate N] [--seconds S]
 #
 # Exits non-zero if the guest failed, or if any timer expired early.

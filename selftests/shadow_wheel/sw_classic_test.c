@@ -95,8 +95,8 @@ TEST_F(classic, every_timer_runs_on_its_tick)
 		if (!l->present || !l->expired)
 			continue;
 		expired += l->expired;
-		EXPECT_EQ(0ULL, l->late_max) TH_LOG("level %u: %llu .. %llu ticks late", lvl,
-						  l->late_min, l->late_max);
+		EXPECT_EQ(0ULL, l->late_max)
+			TH_LOG("level %u: %llu .. %llu ticks late", lvl, l->late_min, l->late_max);
 	}
 	/* None was placed for a tick already gone: all are in the lateness */
 	EXPECT_EQ((u64)SW_CLASSIC_TIMERS, expired);
