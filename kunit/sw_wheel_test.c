@@ -2,7 +2,8 @@
 /*
  * KUnit suites for the shadow-wheel core: each case states one part of the
  * contract written at the top of module/sw_wheel.c and checks it for both
- * geometries at HZ 100, 250 and 1000, from clocks at 0, INITIAL_JIFFIES and
+ * non-cascading geometries (the classic wheel too, where the rule is
+ * shared) at HZ 100, 250 and 1000, from clocks at 0, INITIAL_JIFFIES and
  * around the wrap of unsigned long.
  */
 #include <kunit/test.h>
@@ -63,6 +64,8 @@ static void sw_geometry_matches_tables(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, geo->cascade, param->kind == SW_WHEEL_SEED);
 	if (!geo->cascade)
 		KUNIT_EXPECT_EQ(test, geo->timeout_max, sw_test_timeout_max(param));
+	KUNIT_EXPECT_EQ(test, geo->clamp_start,
+			geo->cascade ? ULONG_MAX : sw_test_cutoff(param));
 }
 
 static void sw_geometry_rejects_bad_input(struct kunit *test)
@@ -132,6 +135,37 @@ static void sw_placement_at_level_boundaries(struct kunit *test)
 	}
 }
 
+/*
+ * The shortest and the longest delta of every bit length: the wheel reads
+ * a level off the length first, so both ends of every length must come
+ * out at the level the tables give, on all three wheels, and the
+ * non-cascading ones must place them there.
+ */
+static void sw_level_at_every_bit_length(struct kunit *test)
+{
+	const struct sw_test_param *param = test->param_value;
+	unsigned int c, bits;
+
+	for (c = 0; c < SW_TEST_NR_CLOCKS; c++) {
+		struct sw_base *base = sw_test_new_base(test, sw_test_clock(param, c));
+
+		KUNIT_EXPECT_EQ(test, sw_delta_level(&base->geo, 0), 0U);
+		for (bits = 1; bits < BITS_PER_LONG; bits++) {
+			unsigned long shortest = 1UL << (bits - 1);
+			unsigned long longest = (shortest << 1) - 1;
+
+			KUNIT_EXPECT_EQ_MSG(test, sw_delta_level(&base->geo, shortest),
+					    sw_test_level(param, shortest), "bits %u", bits);
+			KUNIT_EXPECT_EQ_MSG(test, sw_delta_level(&base->geo, longest),
+					    sw_test_level(param, longest), "bits %u", bits);
+			if (param->kind == SW_WHEEL_CLASSIC)
+				continue;
+			sw_test_check_placement(test, base, shortest, false);
+			sw_test_check_placement(test, base, longest, true);
+		}
+	}
+}
+
 static void sw_placement_of_past_expiry(struct kunit *test)
 {
 	struct sw_base *base = sw_test_new_base(test, 1000);
@@ -150,6 +184,7 @@ static struct kunit_case sw_geometry_cases[] = {
 	KUNIT_CASE_PARAM(sw_geometry_matches_tables, sw_test_gen_params),
 	KUNIT_CASE(sw_geometry_rejects_bad_input),
 	KUNIT_CASE_PARAM(sw_placement_at_level_boundaries, sw_test_gen_params),
+	KUNIT_CASE_PARAM(sw_level_at_every_bit_length, sw_test_gen_all_params),
 	KUNIT_CASE_PARAM(sw_placement_of_past_expiry, sw_test_gen_params),
 	{}
 };

@@ -59,13 +59,11 @@ static inline unsigned int sw_classic_bucket(unsigned int lvl, unsigned long at)
 }
 
 /*
- * sw_classic_index - where a timer due at @expires goes now
- *
- * Return: its bucket; @bucket_expiry gets the tick it runs at, @how
- * SW_TIMER_OVERDUE if that tick had passed.
+ * Where a timer due at @expires goes now: its bucket; @bucket_expiry gets
+ * the tick it runs at, @how SW_TIMER_OVERDUE if that tick had passed.
  */
-unsigned int sw_classic_index(const struct sw_base *base, unsigned long expires,
-			      unsigned long *bucket_expiry, unsigned int *how)
+static unsigned int sw_classic_index(const struct sw_base *base, unsigned long expires,
+				     unsigned long *bucket_expiry, unsigned int *how)
 {
 	const struct sw_geometry *geo = &base->geo;
 	unsigned long delta = expires - base->clk;
@@ -91,6 +89,29 @@ unsigned int sw_classic_index(const struct sw_base *base, unsigned long expires,
 	return sw_classic_bucket(4, expires);
 }
 
+/*
+ * sw_classic_modify - sw_modify() on the classic wheel, for a timer not
+ * already pending at @expires: placed at its exact tick, or moved there,
+ * as mod_timer() always requeued on a change of expiry.
+ */
+enum sw_modify_result sw_classic_modify(struct sw_base *base, struct sw_timer *timer,
+					unsigned long expires)
+{
+	bool pending = sw_timer_pending(timer);
+	unsigned long bucket_expiry;
+	unsigned int idx, how;
+
+	idx = sw_classic_index(base, expires, &bucket_expiry, &how);
+	timer->expires = expires;
+	sw_set_placement(timer, how);
+	if (pending)
+		sw_unlink(base, timer);
+	else
+		base->nr_pending++;
+	sw_bucket_add(base, timer, idx, bucket_expiry);
+	return pending ? SW_MOD_REQUEUED : SW_MOD_ARMED;
+}
+
 /* Empty bucket @idx and place its timers again: they now go lower */
 static void sw_classic_cascade(struct sw_base *base, struct sw_tick *tick, unsigned int idx)
 {
@@ -104,7 +125,7 @@ static void sw_classic_cascade(struct sw_base *base, struct sw_tick *tick, unsig
 
 		__hlist_del(&timer->entry);
 		new_idx = sw_classic_index(base, timer->expires, &bucket_expiry, &how);
-		sw_enqueue(base, timer, new_idx, bucket_expiry);
+		sw_bucket_add(base, timer, new_idx, bucket_expiry);
 		tick->cascaded++;
 	}
 }

@@ -151,6 +151,25 @@ static bool sw_hz_supported(unsigned int hz)
 	return hz == 100 || hz == 250 || hz == 300 || hz == 1000;
 }
 
+/*
+ * For each bit length, the level of the largest delta that long: the last
+ * level whose start it reaches. A level is at least eight times as wide
+ * as the one below, so the deltas of one bit length reach at most one
+ * level start, and sw_level_of() needs one comparison more.
+ */
+static void sw_init_lvl_of_bits(struct sw_geometry *geo)
+{
+	unsigned int bits, lvl;
+
+	for (bits = 0; bits <= BITS_PER_LONG; bits++) {
+		unsigned long longest = bits ? ULONG_MAX >> (BITS_PER_LONG - bits) : 0;
+
+		for (lvl = 0; lvl + 1 < geo->depth && longest >= geo->lvl_start[lvl + 1]; lvl++)
+			;
+		geo->lvl_of_bits[bits] = lvl;
+	}
+}
+
 /**
  * sw_geometry_init - describe a wheel
  * @geo:	filled in
@@ -180,7 +199,9 @@ int sw_geometry_init(struct sw_geometry *geo, enum sw_wheel_kind kind, unsigned 
 		/* MAX_TVAL: 2^32 - 1, or all a long can tell apart on 32-bit */
 		geo->timeout_max = sizeof(long) > 4 ? U32_MAX : LONG_MAX;
 		geo->lvl_start[geo->depth] = geo->timeout_max + 1;
+		geo->clamp_start = ULONG_MAX;
 		geo->revolution = BIT(SW_CLASSIC_LVL_BITS) << sw_lvl_shift(geo->depth);
+		sw_init_lvl_of_bits(geo);
 		return 0;
 	}
 	if (kind == SW_WHEEL_SEED) {
@@ -198,34 +219,21 @@ int sw_geometry_init(struct sw_geometry *geo, enum sw_wheel_kind kind, unsigned 
 		geo->lvl_start[lvl] = (sw_lvl_size(geo) - 1UL) << sw_lvl_shift(lvl - 1);
 	/* The largest delta whose bucket the last level still tells apart */
 	geo->timeout_max = geo->lvl_start[geo->depth] - sw_lvl_gran(geo->depth - 1);
+	geo->clamp_start = geo->cascade ? ULONG_MAX : geo->lvl_start[geo->depth];
 	geo->revolution = (unsigned long)sw_lvl_size(geo) << sw_lvl_shift(geo->depth - 1);
+	sw_init_lvl_of_bits(geo);
 	return 0;
 }
 
 /*
  * The level for @delta, as sw_delta_level() documents; inline for
- * sw_modify().
+ * sw_modify(). The bit length of @delta gives the level, or the one below
+ * it when @delta is short of that level's start.
  */
 static inline unsigned int sw_level_of(const struct sw_geometry *geo, unsigned long delta)
 {
-	unsigned int lvl;
+	unsigned int lvl = geo->lvl_of_bits[fls_long(delta)];
 
-	if (delta < geo->lvl_start[1])
-		return 0;
-	if (sw_wheel_is_classic(geo)) {
-		for (lvl = 1; lvl < geo->depth - 1 && delta >= geo->lvl_start[lvl + 1]; lvl++)
-			;
-		return lvl;
-	}
-	/*
-	 * Level n starts at (LVL_SIZE - 1) << 3(n - 1), a number of lvl_bits
-	 * bits: the level is one more than the whole 3-bit steps the delta has
-	 * above lvl_bits bits, or one less than that when the delta has just
-	 * as many bits as the start of that level but is below it.
-	 */
-	lvl = (fls_long(delta) - geo->lvl_bits) / SW_LVL_CLK_SHIFT + 1;
-	if (lvl >= geo->depth)
-		return geo->depth - 1;
 	return delta < geo->lvl_start[lvl] ? lvl - 1 : lvl;
 }
 
@@ -257,9 +265,9 @@ static inline unsigned int sw_calc_index(const struct sw_geometry *geo, unsigned
 }
 
 /*
- * Where @timer goes for @expires, given the base's clock right now; @how
- * gets SW_TIMER_OVERDUE or SW_TIMER_CLAMPED when the placement was one of
- * those exceptions to the rule.
+ * Where @timer goes on a non-cascading wheel for @expires, given the
+ * base's clock right now; @how gets SW_TIMER_OVERDUE or SW_TIMER_CLAMPED
+ * when the placement was one of those exceptions to the rule.
  */
 static inline unsigned int sw_wheel_index(const struct sw_base *base,
 					  const struct sw_timer *timer, unsigned long expires,
@@ -270,9 +278,6 @@ static inline unsigned int sw_wheel_index(const struct sw_base *base,
 	unsigned int half = timer->flags & SW_TIMER_DEFERRABLE ? SW_DEFERRABLE_OFFSET : 0;
 	unsigned int lvl;
 
-	if (sw_wheel_is_classic(geo))
-		return sw_classic_index(base, expires, bucket_expiry, how);
-
 	*how = 0;
 	if ((long)delta < 0) {
 		/* Already due: the next tick processed runs it */
@@ -282,7 +287,7 @@ static inline unsigned int sw_wheel_index(const struct sw_base *base,
 	}
 
 	lvl = sw_level_of(geo, delta);
-	if (!geo->cascade && delta >= geo->lvl_start[geo->depth]) {
+	if (unlikely(delta >= geo->clamp_start)) {
 		expires = base->clk + geo->timeout_max;
 		*how = SW_TIMER_CLAMPED;
 	}
@@ -294,12 +299,6 @@ static void sw_detach(struct sw_base *base, struct sw_timer *timer)
 {
 	sw_unlink(base, timer);
 	base->nr_pending--;
-}
-
-/* Record how the last placement went (the other flags are the caller's) */
-static void sw_set_placement(struct sw_timer *timer, unsigned int how)
-{
-	timer->flags = (timer->flags & ~SW_TIMER_PLACEMENT) | how;
 }
 
 /**
@@ -324,6 +323,9 @@ enum sw_modify_result sw_modify(struct sw_base *base, struct sw_timer *timer,
 
 	if (sw_timer_pending(timer) && timer->expires == expires)
 		return SW_MOD_UNCHANGED;
+	/* Its own path, so that this one calls nothing and saves nothing */
+	if (sw_wheel_is_classic(&base->geo))
+		return sw_classic_modify(base, timer, expires);
 
 	idx = sw_wheel_index(base, timer, expires, &bucket_expiry, &how);
 	timer->expires = expires;
@@ -334,8 +336,7 @@ enum sw_modify_result sw_modify(struct sw_base *base, struct sw_timer *timer,
 		base->nr_pending++;
 		return SW_MOD_ARMED;
 	}
-	if (idx == timer->idx && bucket_expiry == timer->bucket_expiry &&
-	    !sw_wheel_is_classic(&base->geo))
+	if (idx == timer->idx && bucket_expiry == timer->bucket_expiry)
 		return SW_MOD_SAME_BUCKET;
 
 	sw_unlink(base, timer);

@@ -61,8 +61,13 @@ enum sw_wheel_kind {
  *		(mainline)
  * @lvl_start:	smallest delta each level takes; @lvl_start[@depth] is the
  *		first delta beyond the wheel's range (the cutoff)
+ * @lvl_of_bits: the level of the largest delta of each bit length (0 ..
+ *		BITS_PER_LONG bits); a delta of that length is at that level, or
+ *		at the one below when it is short of the level's start
  * @timeout_max: the delta far timers are clamped to when !@cascade; classic
  *		places farther timers as if this far, but runs them on time
+ * @clamp_start: the first delta clamped to @timeout_max; ULONG_MAX (none)
+ *		when @cascade
  * @revolution:	ticks the last level takes to come round to a bucket again
  */
 struct sw_geometry {
@@ -72,7 +77,9 @@ struct sw_geometry {
 	unsigned int		depth;
 	bool			cascade;
 	unsigned long		lvl_start[SW_MAX_DEPTH + 1];
+	u8			lvl_of_bits[BITS_PER_LONG + 1];
 	unsigned long		timeout_max;
+	unsigned long		clamp_start;
 	unsigned long		revolution;
 };
 

@@ -9,25 +9,37 @@
 
 #include "sw_wheel.h"
 
-/*
- * Put @timer into bucket @idx, to run at @bucket_expiry. The bucket comes
- * due then, or for a timer parked beyond the seed wheel's range, at the
- * same point of an earlier revolution of the last level: the first tick
- * from the clock on that is a whole number of revolutions before it.
- */
-static inline void sw_enqueue(struct sw_base *base, struct sw_timer *timer, unsigned int idx,
-			      unsigned long bucket_expiry)
+/* Record how the last placement went (the other flags are the caller's) */
+static inline void sw_set_placement(struct sw_timer *timer, unsigned int how)
+{
+	timer->flags = (timer->flags & ~SW_TIMER_PLACEMENT) | how;
+}
+
+/* Link @timer into bucket @idx, to run at @bucket_expiry */
+static inline void sw_bucket_add(struct sw_base *base, struct sw_timer *timer,
+				 unsigned int idx, unsigned long bucket_expiry)
 {
 	hlist_add_head(&timer->entry, base->vectors + idx);
 	timer->idx = idx;
 	timer->bucket_expiry = bucket_expiry;
-	if (!sw_wheel_is_classic(&base->geo)) {
-		unsigned long due = (bucket_expiry - base->clk) & (base->geo.revolution - 1);
+}
 
-		__set_bit(idx, base->pending_map);
-		if (due < base->next_due - base->clk)
-			base->next_due = base->clk + due;
-	}
+/*
+ * Put @timer into bucket @idx of a non-cascading wheel, to run at
+ * @bucket_expiry, and mark the bucket pending. The bucket comes due then,
+ * or for a timer parked beyond the seed wheel's range, at the same point
+ * of an earlier revolution of the last level: the first tick from the
+ * clock on that is a whole number of revolutions before it.
+ */
+static inline void sw_enqueue(struct sw_base *base, struct sw_timer *timer, unsigned int idx,
+			      unsigned long bucket_expiry)
+{
+	unsigned long due = (bucket_expiry - base->clk) & (base->geo.revolution - 1);
+
+	sw_bucket_add(base, timer, idx, bucket_expiry);
+	__set_bit(idx, base->pending_map);
+	if (due < base->next_due - base->clk)
+		base->next_due = base->clk + due;
 }
 
 /*
@@ -45,8 +57,8 @@ static inline void sw_unlink(struct sw_base *base, struct sw_timer *timer)
 	hlist_del_init(&timer->entry);
 }
 
-unsigned int sw_classic_index(const struct sw_base *base, unsigned long expires,
-			      unsigned long *bucket_expiry, unsigned int *how);
+enum sw_modify_result sw_classic_modify(struct sw_base *base, struct sw_timer *timer,
+					unsigned long expires);
 void sw_classic_collect(struct sw_base *base, struct sw_tick *tick);
 bool sw_classic_next_expiry(const struct sw_base *base, unsigned long *next);
 struct sw_timer *sw_classic_first(const struct sw_base *base);
