@@ -131,6 +131,7 @@
 #include <linux/bitmap.h>
 #include <linux/errno.h>
 #include <linux/limits.h>
+#include <linux/string.h>
 
 #include "sw_wheel_internal.h"
 
@@ -186,6 +187,8 @@ int sw_geometry_init(struct sw_geometry *geo, enum sw_wheel_kind kind, unsigned 
 	if (kind >= SW_WHEEL_NR_KINDS || !sw_hz_supported(hz))
 		return -EINVAL;
 
+	/* Every field, the arrays' unused tails included, is defined */
+	memset(geo, 0, sizeof(*geo));
 	geo->kind = kind;
 	geo->hz = hz;
 	if (kind == SW_WHEEL_CLASSIC) {
@@ -535,6 +538,8 @@ static void sw_cascade(struct sw_base *base, struct sw_tick *tick, unsigned int 
 	struct hlist_head *expired = &tick->lists[tick->nr_lists];
 	HLIST_HEAD(far);
 
+	/* The tick's lists beyond nr_lists hold whatever the caller left */
+	INIT_HLIST_HEAD(expired);
 	hlist_move_list(base->vectors + idx, &far);
 	while (!hlist_empty(&far)) {
 		struct sw_timer *timer = hlist_entry(far.first, struct sw_timer, entry);
@@ -570,7 +575,8 @@ static void sw_collect_bucket(struct sw_base *base, struct sw_tick *tick, unsign
  * sw_collect_tick - collect the timers of the next tick that has any
  * @base:	the wheel
  * @now:	the current tick: nothing after it is processed
- * @tick:	receives the expired timers
+ * @tick:	receives the expired timers; the caller need not initialise it,
+ *		this fills in all of it that sw_tick_pop() reads
  *
  * Processes one tick: the clock's, or when the clock lags behind @now, the
  * first tick up to @now at which a bucket comes due (the ticks skipped had

@@ -69,6 +69,8 @@ enum sw_wheel_kind {
  * @clamp_start: the first delta clamped to @timeout_max; ULONG_MAX (none)
  *		when @cascade
  * @revolution:	ticks the last level takes to come round to a bucket again
+ *
+ * Filled in whole by sw_geometry_init().
  */
 struct sw_geometry {
 	enum sw_wheel_kind	kind;
@@ -93,6 +95,8 @@ struct sw_geometry {
  * @pending_map: one bit per bucket, set while the bucket holds a timer
  *		(not kept by the classic wheel, which had no such map)
  * @vectors:	the buckets; deferrable ones from %SW_DEFERRABLE_OFFSET on
+ *
+ * Set up whole by sw_base_init(); the caller allocates it and owns it.
  */
 struct sw_base {
 	struct sw_geometry	geo;
@@ -116,6 +120,9 @@ struct sw_base {
  * @bucket_expiry: the tick at which the wheel will run it (set on enqueue)
  * @idx:	bucket index, so that cancel needs no search
  * @flags:	SW_TIMER_*
+ *
+ * Set up whole by sw_timer_init() before the first sw_modify(); the wheel
+ * keeps it consistent from then on.
  */
 struct sw_timer {
 	struct hlist_node	entry;
@@ -143,6 +150,10 @@ enum sw_modify_result {
  * @nr_lists:	lists in use
  * @cascaded:	timers this tick placed again instead of expiring (seed, classic)
  * @lists:	the timers; they stay pending (and cancellable) until popped
+ *
+ * Filled in by sw_collect_tick(), which reads nothing the caller left in
+ * it: a tick on the stack needs no initialiser. Only @lists[0 .. @nr_lists)
+ * are defined afterwards.
  */
 struct sw_tick {
 	struct sw_base		*base;
