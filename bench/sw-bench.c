@@ -112,7 +112,10 @@ static void sw_run_wheel(const struct sw_opts *o, enum sw_wheel_kind kind,
 	free(mem.base);
 }
 
-/* The same workloads on the heap, written out again for its operations */
+/*
+ * The same workloads on the heap, written out again for its operations;
+ * fills all of @r but @r->name, as sw_bench_wheel() does
+ */
 static void sw_run_heap(const struct sw_opts *o, struct sw_bench_report *r, u32 *trace)
 {
 	struct sw_heap_timer *timers = sw_alloc(o->timers, sizeof(*timers));
@@ -138,6 +141,7 @@ static void sw_run_heap(const struct sw_opts *o, struct sw_bench_report *r, u32 
 		expiry[i] = clk + sw_bench_exp(&rng, o->mean);
 
 	r->ops.nr = o->ops;
+	r->ops.same_bucket = 0;
 	sw_bench_stretch_init(&st, &sw_native, r->ops.ps, o->ops);
 	while (sw_bench_stretch_next(&st, &i, &end))
 		for (; i < end; i++)
@@ -168,6 +172,8 @@ static void sw_run_heap(const struct sw_opts *o, struct sw_bench_report *r, u32 
 	r->next_idle = r->ops.next;
 
 	/* Ticks under the same traffic */
+	r->expired = 0;
+	r->cascaded = 0;
 	for (t = 0; t < 4 * o->mean + o->ticks; t++, clk++) {
 		struct sw_heap_timer *ran = NULL, *timer;
 		unsigned long n = 0;
@@ -405,10 +411,9 @@ static int sw_callgrind_heap(const struct sw_opts *o)
 static int sw_callgrind(const struct sw_opts *o)
 {
 	struct sw_bench_traffic traffic = { .mean = o->mean, .cancel_pct = o->cancel_pct };
-	struct sw_timer *timers = sw_alloc(o->timers, sizeof(*timers));
-	struct sw_timer *extra = sw_alloc(o->ops, sizeof(*extra));
-	unsigned long *expiry = sw_alloc(o->ops, sizeof(*expiry));
-	struct sw_base *base = sw_alloc(1, sizeof(*base));
+	struct sw_timer *timers, *extra;
+	unsigned long *expiry;
+	struct sw_base *base;
 	const char *op = o->callgrind;
 	enum sw_wheel_kind kind;
 	struct sw_geometry geo;
@@ -421,6 +426,10 @@ static int sw_callgrind(const struct sw_opts *o)
 		return sw_callgrind_heap(o);
 	if (kind == SW_WHEEL_NR_KINDS || sw_geometry_init(&geo, kind, o->hz))
 		sw_usage();
+	timers = sw_alloc(o->timers, sizeof(*timers));
+	extra = sw_alloc(o->ops, sizeof(*extra));
+	expiry = sw_alloc(o->ops, sizeof(*expiry));
+	base = sw_alloc(1, sizeof(*base));
 	sw_bench_seed(&rng, o->seed);
 	sw_base_init(base, &geo, 1000);
 	sw_bench_populate(base, timers, o->timers, &traffic, &rng);

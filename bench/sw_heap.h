@@ -13,6 +13,9 @@
  * struct sw_heap_timer - a timer in the heap
  * @expires:	the tick it runs at
  * @pos:	its index in the heap plus one; 0 when not pending
+ *
+ * The caller's to initialise: zeroed (not pending) before the first
+ * sw_heap_modify(), which reads both fields.
  */
 struct sw_heap_timer {
 	unsigned long	expires;

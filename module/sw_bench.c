@@ -51,11 +51,9 @@ unsigned long sw_bench_exp(struct sw_bench_rng *rng, unsigned long mean)
 void sw_bench_stretch_init(struct sw_bench_stretch *st, const struct sw_bench_env *env,
 			   u32 *ps, unsigned long nr)
 {
-	st->env = env;
-	st->ps = ps;
-	st->nr = min_t(unsigned long, nr, SW_BENCH_MAX_OPS);
-	st->done = 0;
-	st->stretches = 0;
+	*st = (struct sw_bench_stretch){
+		.env = env, .ps = ps, .nr = min_t(unsigned long, nr, SW_BENCH_MAX_OPS),
+	};
 }
 
 /**
