@@ -7,7 +7,11 @@
 #   uml       UML, HZ=100 (fixed in 6.1), one CPU
 #   hz250     x86_64 under QEMU (TCG), HZ=250, 2 CPUs, the debug kernel
 #   hz1000    x86_64 under QEMU (TCG), HZ=1000, 2 CPUs
-#   all       the three in turn (default)
+#   user      no kernel: the same suites and core in user space, stack
+#             variables filled with a pattern, under AddressSanitizer +
+#             UndefinedBehaviorSanitizer and under valgrind memcheck
+#             (kunit/user/)
+#   all       the four in turn (default)
 # (see SW_KERNELS in sw-lib.sh)
 #
 # Each kernel is built once into $SW_CACHE/build/<source version>-<kernel>-<config hash>;
@@ -19,7 +23,7 @@ set -u
 
 usage()
 {
-	echo "usage: $0 [uml|hz250|hz1000|all]..." >&2
+	echo "usage: $0 [user|uml|hz250|hz1000|all]..." >&2
 	exit 2
 }
 
@@ -39,6 +43,25 @@ sw_kunit_run()
 	return "${PIPESTATUS[0]}"
 }
 
+# The suites in user space, once under the sanitizers and once under
+# valgrind; each run closes with "kunit-user: P passed, F failed"
+sw_kunit_user_run()
+{
+	local log=$1 target rc=0 line
+
+	for target in run-asan run-valgrind; do
+		sw_log "kunit: user space, $target"
+		make -s -C "$SW_ROOT/kunit/user" "$target" 2>&1 | tee "$log"
+		[ "${PIPESTATUS[0]}" -eq 0 ] || rc=1
+		line=$(grep -E '^kunit-user: [0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+		# A run that died before its last line failed as a whole
+		[ -n "$line" ] || line="kunit-user: 0 passed, 1 failed"
+		passed=$((passed + $(echo "$line" | awk '{print $2}')))
+		failed=$((failed + $(echo "$line" | awk '{print $4}')))
+	done
+	return $rc
+}
+
 # Add up kunit.py's summary line: "Ran N tests: passed: P, failed: F, crashed: C"
 sw_kunit_count()
 {
@@ -53,18 +76,22 @@ sw_kunit_count()
 kernels=("$@")
 [ ${#kernels[@]} -eq 0 ] && kernels=(all)
 # shellcheck disable=SC2206
-[ "${kernels[*]}" = all ] && kernels=($SW_KERNELS)
+[ "${kernels[*]}" = all ] && kernels=(user $SW_KERNELS)
 for k in "${kernels[@]}"; do
-	sw_kunit_args "$k" >/dev/null || usage
+	[ "$k" = user ] || sw_kunit_args "$k" >/dev/null || usage
 done
-
-sw_need_kernel_build
-tree=$(sw_kernel_tree) || exit 1
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 bad=() passed=0 failed=0
 for k in "${kernels[@]}"; do
+	if [ "$k" = user ]; then
+		sw_need_packages build-essential valgrind
+		sw_kunit_user_run "$log" || bad+=("$k")
+		continue
+	fi
+	sw_need_kernel_build
+	tree=$(sw_kernel_tree) || exit 1
 	sw_kunit_run "$k" "$tree" "$log" || bad+=("$k")
 	sw_kunit_count "$log"
 done

@@ -55,10 +55,10 @@ rc=$?
 sw_report "KUnit suites W=1 C=2 (UML)" "$(echo "$out" | sed "s|^$tree/||" | sw_our_warnings 'shadow_wheel/')"
 
 # checkpatch over every C source and header, and the Kconfig; not over
-# bench/include, the user-space stand-ins for kernel headers, which define
-# the kernel's own types and macros the kernel's way
+# bench/include and kunit/user/include, the user-space stand-ins for kernel
+# headers, which define the kernel's own types and macros the kernel's way
 files=$(cd "$SW_ROOT" && git ls-files -co --exclude-standard '*.c' '*.h' Kconfig |
-	grep -v '^bench/include/')
+	grep -v -e '^bench/include/' -e '^kunit/user/include/')
 out=$(cd "$SW_ROOT" && "$src/scripts/checkpatch.pl" --strict --no-tree --quiet \
 	--show-types -f $files 2>&1)
 sw_report "checkpatch --strict" "$out"

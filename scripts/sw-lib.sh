@@ -141,7 +141,8 @@ sw_kernel_tree()
 		printf '\nobj-y += shadow_wheel/\n' >> "$src/Kbuild"
 	mkdir -p "$src/shadow_wheel"
 	rsync -rc --delete --include='/Kbuild' --include='/Kconfig' --include='/module/***' \
-		--include='/kunit/***' --exclude='*.o' --exclude='.*.cmd' --exclude='*' \
+		--exclude='/kunit/user/' --include='/kunit/***' --exclude='*.o' --exclude='.*.cmd' \
+		--exclude='*' \
 		"$SW_ROOT/" "$src/shadow_wheel/" || sw_die "cannot sync sources into $src"
 	echo "$src"
 }

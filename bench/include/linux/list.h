@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The hlist subset of the kernel's <linux/list.h>, with its semantics */
+/* The subset of the kernel's <linux/list.h> the core and its tests use, with its semantics */
 #ifndef _SW_SHIM_LINUX_LIST_H
 #define _SW_SHIM_LINUX_LIST_H
 
@@ -71,6 +71,56 @@ static inline void hlist_move_list(struct hlist_head *old, struct hlist_head *ne
 	if (new->first)
 		new->first->pprev = &new->first;
 	old->first = NULL;
+}
+
+#define LIST_HEAD_INIT(name) { &(name), &(name) }
+#define LIST_HEAD(name) struct list_head name = LIST_HEAD_INIT(name)
+#define list_entry(ptr, type, member) container_of(ptr, type, member)
+#define list_first_entry(ptr, type, member) list_entry((ptr)->next, type, member)
+#define list_last_entry(ptr, type, member) list_entry((ptr)->prev, type, member)
+#define list_next_entry(pos, member) list_entry((pos)->member.next, typeof(*(pos)), member)
+#define list_for_each_entry(pos, head, member)				\
+	for (pos = list_first_entry(head, typeof(*pos), member);	\
+	     &pos->member != (head);					\
+	     pos = list_next_entry(pos, member))
+
+static inline void INIT_LIST_HEAD(struct list_head *list)
+{
+	list->next = list;
+	list->prev = list;
+}
+
+static inline void __list_add(struct list_head *new, struct list_head *prev,
+			      struct list_head *next)
+{
+	next->prev = new;
+	new->next = next;
+	new->prev = prev;
+	prev->next = new;
+}
+
+static inline void list_add(struct list_head *new, struct list_head *head)
+{
+	__list_add(new, head, head->next);
+}
+
+static inline void list_add_tail(struct list_head *new, struct list_head *head)
+{
+	__list_add(new, head->prev, head);
+}
+
+/* Poisoned as the kernel's list_del() leaves them, so a later use faults */
+static inline void list_del(struct list_head *entry)
+{
+	entry->next->prev = entry->prev;
+	entry->prev->next = entry->next;
+	entry->next = (struct list_head *)0x100;
+	entry->prev = (struct list_head *)0x122;
+}
+
+static inline int list_empty(const struct list_head *head)
+{
+	return head->next == head;
 }
 
 #endif

@@ -14,6 +14,10 @@ typedef uint8_t u8;
 typedef uint32_t u32;
 typedef uint64_t u64;
 
+struct list_head {
+	struct list_head *next, *prev;
+};
+
 struct hlist_head {
 	struct hlist_node *first;
 };
