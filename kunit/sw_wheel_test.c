@@ -532,9 +532,128 @@ static void sw_far_modify_back_into_range_unclamps(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->expired_at, 104UL);
 }
 
+/*
+ * A sweep over every level and beyond the range: the first, a middle and
+ * the last delta of each level and, past the last one, the cutoff and
+ * deltas that wait one to four revolutions of the last level (the seed
+ * wheel cascades those). The classic wheel processes every tick while it
+ * holds timers, so its sweep ends at level 2 (2^20 ticks); the levels
+ * above are covered by shadow_wheel_classic.
+ */
+#define SW_SWEEP_MAX_DELTAS	(3 * 9 + 4)
+#define SW_SWEEP_CLASSIC_DEPTH	3
+
+/* What a caller's stack may hold before a struct is filled in */
+#define SW_TEST_POISON		0x6b
+
+static unsigned int sw_test_sweep_deltas(const struct sw_test_param *param,
+					 unsigned long deltas[SW_SWEEP_MAX_DELTAS])
+{
+	bool classic = param->kind == SW_WHEEL_CLASSIC;
+	unsigned int depth = classic ? SW_SWEEP_CLASSIC_DEPTH : sw_test_depth(param);
+	unsigned long cutoff = sw_test_cutoff(param);
+	unsigned int lvl, n = 0;
+
+	for (lvl = 0; lvl < depth; lvl++) {
+		unsigned long first = sw_test_lvl_start(param, lvl);
+		unsigned long last = sw_test_lvl_start(param, lvl + 1) - 1;
+
+		deltas[n++] = first;
+		deltas[n++] = first + (last - first) / 2;
+		deltas[n++] = last;
+	}
+	if (!classic) {
+		deltas[n++] = cutoff;
+		deltas[n++] = cutoff + cutoff / 3;
+		deltas[n++] = 3 * cutoff + 12345;
+		deltas[n++] = 5 * cutoff + 7;
+	}
+	return n;
+}
+
+/* Run @base up to @end a tick at a time, each into a fresh, dirty sw_tick */
+static unsigned long sw_test_run_tick_by_tick(struct sw_base *base, unsigned long end)
+{
+	unsigned long cascaded = 0;
+
+	for (;;) {
+		struct sw_tick tick;
+		struct sw_timer *timer;
+
+		/* Not every kernel zeroes the stack: the core must not read it */
+		memset(&tick, SW_TEST_POISON, sizeof(tick));
+		if (!sw_collect_tick(base, end, &tick))
+			break;
+		cascaded += tick.cascaded;
+		while ((timer = sw_tick_pop(&tick)))
+			sw_test_record(timer, tick.clk, NULL);
+	}
+	return cascaded;
+}
+
+/*
+ * Arm the sweep's timers, deferrable and not, from each start clock, run
+ * the wheel past the last of them with sw_run() or tick by tick, and hold
+ * every timer to the contract: run once, on the tick it names.
+ */
+static void sw_test_sweep(struct kunit *test, bool tick_by_tick)
+{
+	const struct sw_test_param *param = test->param_value;
+	unsigned long revolution = sw_test_gran(sw_test_depth(param) - 1) << 5;
+	unsigned long deltas[SW_SWEEP_MAX_DELTAS];
+	unsigned int n = sw_test_sweep_deltas(param, deltas);
+	unsigned int c, i;
+
+	for (c = 0; c < SW_TEST_NR_CLOCKS; c++) {
+		unsigned long clk0 = sw_test_clock(param, c);
+		struct sw_base *base = sw_test_new_base(test, clk0);
+		struct sw_test_timer *t = sw_test_timers(test, 2 * n);
+		unsigned long last = 0, cascades = 0, expect_cascades = 0;
+		struct sw_test_expect exp;
+
+		for (i = 0; i < 2 * n; i++) {
+			sw_timer_init(&t[i].timer, i & 1 ? SW_TIMER_DEFERRABLE : 0);
+			sw_modify(base, &t[i].timer, clk0 + deltas[i / 2]);
+			sw_test_expect(param, clk0, clk0 + deltas[i / 2], &exp);
+			last = max(last, exp.run_at - clk0);
+			/* Seed: one cascade per revolution of the last level waited */
+			expect_cascades += (exp.run_at - clk0) / revolution;
+		}
+
+		if (tick_by_tick)
+			cascades = sw_test_run_tick_by_tick(base, clk0 + last + 1);
+		else
+			sw_run(base, clk0 + last + 1, sw_test_record, NULL);
+
+		for (i = 0; i < 2 * n; i++) {
+			sw_test_expect(param, clk0, clk0 + deltas[i / 2], &exp);
+			KUNIT_EXPECT_EQ_MSG(test, t[i].expired, 1U, "clock %u delta %lu", c,
+					    deltas[i / 2]);
+			KUNIT_EXPECT_EQ_MSG(test, t[i].expired_at, exp.run_at,
+					    "clock %u delta %lu", c, deltas[i / 2]);
+		}
+		KUNIT_EXPECT_EQ(test, base->nr_pending, 0UL);
+		if (tick_by_tick && param->kind != SW_WHEEL_CLASSIC)
+			KUNIT_EXPECT_EQ(test, cascades,
+					param->kind == SW_WHEEL_SEED ? expect_cascades : 0UL);
+	}
+}
+
+static void sw_far_every_level_runs_to_expiry(struct kunit *test)
+{
+	sw_test_sweep(test, false);
+}
+
+static void sw_far_every_level_collected_tick_by_tick(struct kunit *test)
+{
+	sw_test_sweep(test, true);
+}
+
 static struct kunit_case sw_far_cases[] = {
 	KUNIT_CASE_PARAM(sw_far_timers_cascade_or_clamp, sw_test_gen_params),
 	KUNIT_CASE_PARAM(sw_far_modify_back_into_range_unclamps, sw_test_gen_params),
+	KUNIT_CASE_PARAM(sw_far_every_level_runs_to_expiry, sw_test_gen_all_params),
+	KUNIT_CASE_PARAM(sw_far_every_level_collected_tick_by_tick, sw_test_gen_all_params),
 	{}
 };
 
