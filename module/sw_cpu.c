@@ -321,7 +321,7 @@ static void sw_cpu_run(struct tasklet_struct *t)
 
 		if (ticks > 1)
 			c->stats.catchup_runs++;
-		c->stats.catchup_max = max(c->stats.catchup_max, ticks);
+		c->stats.catchup_max = max_t(u64, c->stats.catchup_max, ticks);
 	}
 
 	/* Cancel times come before expiry: a catch-up handles them first */

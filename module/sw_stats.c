@@ -49,27 +49,18 @@ void sw_stats_reset(struct sw_stats *stats)
 	stats->armed = pending;
 }
 
+/* How a counter of sw_stats_list.h is merged into the total */
+#define SW_STATS_MERGE_sum(sum, value)	((sum) += (value))
+#define SW_STATS_MERGE_max(sum, value)	((sum) = max((sum), (value)))
+
 void sw_stats_add(struct sw_stats *sum, const struct sw_stats *stats)
 {
 	unsigned int lvl;
 
-	sum->armed += stats->armed;
-	sum->modified += stats->modified;
-	sum->cancelled += stats->cancelled;
-	sum->expired += stats->expired;
-	sum->pending += stats->pending;
-	sum->migrated_in += stats->migrated_in;
-	sum->migrated_out += stats->migrated_out;
-	sum->cascaded += stats->cascaded;
-	sum->clamped += stats->clamped;
-	sum->overdue += stats->overdue;
-	sum->early += stats->early;
-	sum->wakeups += stats->wakeups;
-	sum->workload_wakeups += stats->workload_wakeups;
-	sum->runs += stats->runs;
-	sum->catchup_runs += stats->catchup_runs;
-	sum->catchup_max = max(sum->catchup_max, stats->catchup_max);
-	sum->tick_ns_max = max(sum->tick_ns_max, stats->tick_ns_max);
+#define SW_STATS_ADD(name, merge, counts_timers)	\
+	SW_STATS_MERGE_##merge(sum->name, stats->name);
+	SW_STATS_COUNTERS(SW_STATS_ADD)
+#undef SW_STATS_ADD
 	for (lvl = 0; lvl < SW_MAX_DEPTH; lvl++)
 		sw_hist_merge(&sum->lateness[lvl], &stats->lateness[lvl]);
 	sw_hist_merge(&sum->delivery, &stats->delivery);
@@ -78,32 +69,10 @@ void sw_stats_add(struct sw_stats *sum, const struct sw_stats *stats)
 /* "key value" lines, keys prefixed with @prefix (e.g. "cpu1.") */
 void sw_stats_show_counters(struct seq_file *m, const char *prefix, const struct sw_stats *stats)
 {
-	const struct {
-		const char	*key;
-		u64		value;
-	} rows[] = {
-		{ "armed",		stats->armed },
-		{ "modified",		stats->modified },
-		{ "cancelled",		stats->cancelled },
-		{ "expired",		stats->expired },
-		{ "pending",		stats->pending },
-		{ "migrated_in",	stats->migrated_in },
-		{ "migrated_out",	stats->migrated_out },
-		{ "cascaded",		stats->cascaded },
-		{ "clamped",		stats->clamped },
-		{ "overdue",		stats->overdue },
-		{ "early",		stats->early },
-		{ "wakeups",		stats->wakeups },
-		{ "workload_wakeups",	stats->workload_wakeups },
-		{ "runs",		stats->runs },
-		{ "catchup_runs",	stats->catchup_runs },
-		{ "catchup_max",	stats->catchup_max },
-		{ "tick_ns_max",	stats->tick_ns_max },
-	};
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(rows); i++)
-		seq_printf(m, "%s%s %llu\n", prefix, rows[i].key, rows[i].value);
+#define SW_STATS_SHOW(name, merge, counts_timers)	\
+	seq_printf(m, "%s" #name " %llu\n", prefix, stats->name);
+	SW_STATS_COUNTERS(SW_STATS_SHOW)
+#undef SW_STATS_SHOW
 }
 
 /* " 0:C 1:C 2-3:C ..." for the non-empty ranges */

@@ -13,6 +13,7 @@
 #include <linux/seq_file.h>
 #include <linux/types.h>
 
+#include "sw_stats_list.h"
 #include "sw_wheel.h"
 
 /* Log2 ranges: 0, 1, 2-3, 4-7, ... up to 2^(SW_HIST_BUCKETS - 2) and more */
@@ -26,24 +27,11 @@ struct sw_hist {
 	u64		bucket[SW_HIST_BUCKETS];
 };
 
+/* The counters of sw_stats_list.h, each a u64, then the distributions */
 struct sw_stats {
-	u64		armed;
-	u64		modified;
-	u64		cancelled;
-	u64		expired;
-	u64		pending;
-	u64		migrated_in;
-	u64		migrated_out;
-	u64		cascaded;
-	u64		clamped;
-	u64		overdue;
-	u64		early;
-	u64		wakeups;
-	u64		workload_wakeups;
-	u64		runs;
-	u64		catchup_runs;
-	unsigned long	catchup_max;
-	u64		tick_ns_max;
+#define SW_STATS_FIELD(name, merge, counts_timers)	u64 name;
+	SW_STATS_COUNTERS(SW_STATS_FIELD)
+#undef SW_STATS_FIELD
 	/* Lateness per level, and the delay from tick to callback */
 	struct sw_hist	lateness[SW_MAX_DEPTH];
 	struct sw_hist	delivery;
