@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sw-bench: the wheel core in user space, unchanged (module/sw_wheel.c,
- * sw_classic.c and the workloads of sw_bench.c, built against the shim in
- * bench/include), timed on the same workload for every wheel and for a
- * binary min-heap.
+ * sw-bench: the wheel core in user space, unchanged (core/sw_wheel.c,
+ * sw_classic.c and the workloads of sw_bench.c, built against the
+ * stand-ins in core/user/include), timed on the same workload for every
+ * wheel and for a binary min-heap.
  *
  *   sw-bench [--wheel seed|mainline|classic|heap|all] [--timers N] [--hz HZ]
  *            [--ops N] [--ticks N] [--gap TICKS] [--mean TICKS] [--cancel PCT]
@@ -15,8 +15,8 @@
  * tick by tick, for plotting. --callgrind OP runs only OP (arm, mod_near,
  * mod_far, cancel, next, empty_tick) on the first wheel named, with
  * callgrind's collection on around that loop alone; run it under
- * valgrind --tool=callgrind --collect-atstart=no, see
- * scripts/bench-callgrind.sh.
+ * valgrind --tool=callgrind --collect-atstart=no, as
+ * scripts/bench.sh callgrind does.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -27,7 +27,7 @@
 #include <valgrind/callgrind.h>
 #include <linux/minmax.h>
 
-#include "../module/sw_bench.h"
+#include "../core/sw_bench.h"
 #include "sw_heap.h"
 
 #define SW_NR_TARGETS	4	/* seed, mainline, classic, heap */

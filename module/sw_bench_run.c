@@ -26,7 +26,7 @@
 #include <linux/spinlock.h>
 #include <linux/timer.h>
 
-#include "sw_bench.h"
+#include "../core/sw_bench.h"
 #include "sw_bench_run.h"
 
 #define SW_REPORT_SIZE		8192

@@ -23,11 +23,11 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "sw_bench.h"
+#include "../core/sw_bench.h"
 #include "sw_bench_run.h"
 #include "sw_control.h"
 #include "sw_cpu.h"
-#include "sw_workload.h"
+#include "sw_traffic.h"
 
 /* Where parsing got to, for the error message */
 struct sw_parse {
@@ -161,7 +161,7 @@ static int sw_cmd_arm(struct sw_parse *p)
 	}
 	if (!have_count || !have_delta)
 		return sw_reject(p, -EINVAL, "arm needs count= and delta=", NULL);
-	ret = sw_workload_arm(&req);
+	ret = sw_traffic_arm(&req);
 	if (ret == -E2BIG)
 		return sw_reject(p, ret, "too many timers alive", NULL);
 	if (ret)
@@ -204,7 +204,7 @@ static int sw_cmd_run(struct sw_parse *p)
 		return sw_reject(p, -EINVAL, "run needs preset=", NULL);
 	if (!have_rate)
 		rate = sw_preset_default_rate(preset);
-	ret = sw_workload_start(preset, rate, seconds);
+	ret = sw_traffic_start(preset, rate, seconds);
 	if (ret)
 		return sw_reject(p, ret, ret == -EBUSY ? "a run is going on" : "cannot start",
 				 NULL);
@@ -358,7 +358,7 @@ int sw_control(const char *cmd)
 	else if (!strcmp(word, "run"))
 		ret = sw_cmd_run(&p);
 	else if (!strcmp(word, "stop"))
-		ret = sw_cmd_simple(&p, sw_workload_stop);
+		ret = sw_cmd_simple(&p, sw_traffic_stop);
 	else if (!strcmp(word, "reset"))
 		ret = sw_cmd_simple(&p, sw_cpus_reset_stats);
 	else if (!strcmp(word, "cancel-all"))

@@ -3,7 +3,7 @@
  * shadow-wheel: one shadow wheel per CPU, on the kernel's jiffies.
  *
  * Each CPU has a wheel (the one under study) and a cancel queue (a second
- * wheel of the workload's own, holding the times at which the workload
+ * wheel of the traffic's own, holding the times at which the traffic
  * cancels or re-arms its timers, as a driver would on I/O completion),
  * under one irq-safe lock. A tasklet on the CPU brings both up to jiffies
  * and runs what is due, in softirq context. What schedules it:
@@ -113,7 +113,7 @@ long sw_shadows_live(void)
 	return atomic_long_read(&sw_live);
 }
 
-/* Periodic and timeout timers re-arm only while a workload runs */
+/* Periodic and timeout timers re-arm only while a traffic run goes on */
 void sw_cpus_set_rearming(bool on)
 {
 	WRITE_ONCE(sw_rearming, on);
@@ -258,7 +258,7 @@ static void sw_cpu_expired(struct sw_cpu *c, struct sw_shadow *shadow, unsigned 
 	sw_shadow_free(shadow);
 }
 
-/* The workload's cancel time for @shadow has come: cancel it, or re-arm it */
+/* The traffic's cancel time for @shadow has come: cancel it, or re-arm it */
 static void sw_cpu_cancel_due(struct sw_cpu *c, struct sw_shadow *shadow)
 {
 	if (shadow->kind == SW_SHADOW_TIMEOUT && shadow->rearms && READ_ONCE(sw_rearming)) {
@@ -362,7 +362,7 @@ static enum hrtimer_restart sw_cpu_wakeup(struct hrtimer *hrtimer)
 
 	/*
 	 * The hrtimer interrupt came in while the CPU idled: the shadow wheel
-	 * woke it, or the workload's cancel queue did.
+	 * woke it, or the traffic's cancel queue did.
 	 */
 	if (is_idle_task(current)) {
 		spin_lock(&c->lock);
@@ -645,7 +645,7 @@ int sw_cpus_init(enum sw_wheel_kind kind)
 	ret = sw_geometry_init(&sw_geo, kind, HZ);
 	if (ret)
 		return ret;
-	/* The workload's own queue always uses mainline's shape */
+	/* The traffic's own queue always uses mainline's shape */
 	ret = sw_geometry_init(&sw_cancel_geo, SW_WHEEL_MAINLINE, HZ);
 	if (ret)
 		return ret;

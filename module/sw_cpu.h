@@ -8,7 +8,7 @@
 #include <linux/types.h>
 
 #include "sw_stats.h"
-#include "sw_wheel.h"
+#include "../core/sw_wheel.h"
 
 /* What a shadow timer does when its time comes */
 enum sw_shadow_kind {
@@ -18,9 +18,9 @@ enum sw_shadow_kind {
 };
 
 /**
- * struct sw_shadow - a timer of the shadow wheel and its workload
+ * struct sw_shadow - a timer of the shadow wheel and of the traffic that armed it
  * @timer:	its place in the CPU's shadow wheel
- * @cancel:	its place in the CPU's cancel queue, when the workload will
+ * @cancel:	its place in the CPU's cancel queue, when the traffic will
  *		cancel (or, for %SW_SHADOW_TIMEOUT, re-arm) it before it expires
  * @kind:	what happens at expiry and at the cancel time
  * @rearms:	re-arms left (%SW_SHADOW_TIMEOUT, %SW_SHADOW_PERIODIC)

@@ -11,9 +11,9 @@
 
 #include "sw_cpu.h"
 #include "sw_debugfs.h"
-#include "sw_wheel.h"
+#include "../core/sw_wheel.h"
 #include "sw_bench_run.h"
-#include "sw_workload.h"
+#include "sw_traffic.h"
 
 static char *geometry = "seed";
 module_param(geometry, charp, 0444);
@@ -63,7 +63,7 @@ static void __exit sw_exit(void)
 {
 	sw_debugfs_exit();
 	sw_bench_exit();
-	sw_workload_stop();
+	sw_traffic_stop();
 	sw_cpus_exit();
 }
 

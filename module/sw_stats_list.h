@@ -28,6 +28,7 @@
 	C(overdue,		sum,	1)		\
 	C(early,		sum,	1)		\
 	C(wakeups,		sum,	0)		\
+	/* wakeups for the traffic's cancel queue (module/sw_traffic.c) */	\
 	C(workload_wakeups,	sum,	0)		\
 	C(runs,			sum,	0)		\
 	C(catchup_runs,		sum,	0)		\

@@ -36,11 +36,11 @@ sw_report()
 # The module, out of tree, in a scratch copy so no object lands in the repo
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-rsync -a --exclude=.git "$SW_ROOT/" "$work/"
+rsync -a --exclude=.git --exclude=/kunit/user/build "$SW_ROOT/" "$work/"
 out=$(make -C "$kdir" M="$work" W=1 C=2 modules 2>&1)
 rc=$?
 [ $rc -eq 0 ] || { echo "$out"; sw_die "module build failed"; }
-sw_report "module W=1 C=2 ($kdir)" "$(echo "$out" | sed "s|^$work/||" | sw_our_warnings 'module/|kunit/')"
+sw_report "module W=1 C=2 ($kdir)" "$(echo "$out" | sed "s|^$work/||" | sw_our_warnings 'core/|module/|kunit/')"
 
 # The KUnit suites, in the UML KUnit tree (built by scripts/kunit.sh uml)
 tree=$(sw_kernel_tree) || exit 1
@@ -55,10 +55,11 @@ rc=$?
 sw_report "KUnit suites W=1 C=2 (UML)" "$(echo "$out" | sed "s|^$tree/||" | sw_our_warnings 'shadow_wheel/')"
 
 # checkpatch over every C source and header, and the Kconfig; not over
-# bench/include and kunit/user/include, the user-space stand-ins for kernel
-# headers, which define the kernel's own types and macros the kernel's way
+# core/user/include and kunit/user/include, the user-space stand-ins for
+# kernel headers, which define the kernel's own types and macros the
+# kernel's way
 files=$(cd "$SW_ROOT" && git ls-files -co --exclude-standard '*.c' '*.h' Kconfig |
-	grep -v -e '^bench/include/' -e '^kunit/user/include/')
+	grep -v -e '^core/user/include/' -e '^kunit/user/include/')
 out=$(cd "$SW_ROOT" && "$src/scripts/checkpatch.pl" --strict --no-tree --quiet \
 	--show-types -f $files 2>&1)
 sw_report "checkpatch --strict" "$out"

@@ -140,9 +140,9 @@ sw_kernel_tree()
 	grep -q '^obj-y += shadow_wheel/' "$src/Kbuild" ||
 		printf '\nobj-y += shadow_wheel/\n' >> "$src/Kbuild"
 	mkdir -p "$src/shadow_wheel"
-	rsync -rc --delete --include='/Kbuild' --include='/Kconfig' --include='/module/***' \
-		--exclude='/kunit/user/' --include='/kunit/***' --exclude='*.o' --exclude='.*.cmd' \
-		--exclude='*' \
+	rsync -rc --delete --include='/Kbuild' --include='/Kconfig' --exclude='/core/user/' \
+		--include='/core/***' --include='/module/***' --exclude='/kunit/user/' \
+		--include='/kunit/***' --exclude='*.o' --exclude='.*.cmd' --exclude='*' \
 		"$SW_ROOT/" "$src/shadow_wheel/" || sw_die "cannot sync sources into $src"
 	echo "$src"
 }

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * shadow-wheel: loading the shadow wheels with timers.
+ * shadow-wheel: the live timer traffic: loading the shadow wheels with
+ * timers, in batches or as a continuous run (not the benchmark's workload,
+ * which is core/sw_bench.c).
  */
-#ifndef _SHADOW_WHEEL_SW_WORKLOAD_H
-#define _SHADOW_WHEEL_SW_WORKLOAD_H
+#ifndef _SHADOW_WHEEL_SW_TRAFFIC_H
+#define _SHADOW_WHEEL_SW_TRAFFIC_H
 
 #include <linux/bits.h>
 #include <linux/types.h>
@@ -35,8 +37,8 @@ enum sw_preset {
 const char *sw_preset_name(enum sw_preset preset);
 unsigned int sw_preset_default_rate(enum sw_preset preset);
 
-int sw_workload_arm(const struct sw_arm_req *req);
-int sw_workload_start(enum sw_preset preset, unsigned int rate, unsigned int seconds);
-void sw_workload_stop(void);
+int sw_traffic_arm(const struct sw_arm_req *req);
+int sw_traffic_start(enum sw_preset preset, unsigned int rate, unsigned int seconds);
+void sw_traffic_stop(void);
 
-#endif /* _SHADOW_WHEEL_SW_WORKLOAD_H */
+#endif /* _SHADOW_WHEEL_SW_TRAFFIC_H */

@@ -21,7 +21,7 @@
 #include <linux/slab.h>
 
 #include "sw_cpu.h"
-#include "sw_workload.h"
+#include "sw_traffic.h"
 
 static const struct {
 	const char	*name;
@@ -131,13 +131,13 @@ static unsigned long sw_setup_arm(struct sw_shadow *shadow, const void *arg)
 }
 
 /**
- * sw_workload_arm - arm a batch of timers, as the arm command asks
+ * sw_traffic_arm - arm a batch of timers, as the arm command asks
  * @req:	what to arm, already checked against the limits
  *
  * Return: 0, -E2BIG past the limit of timers alive, -ENODEV if the CPU
  * is not online, or -ENOMEM; nothing is armed on error.
  */
-int sw_workload_arm(const struct sw_arm_req *req)
+int sw_traffic_arm(const struct sw_arm_req *req)
 {
 	return sw_arm_batch(req->count, req->cpu, sw_setup_arm, req,
 			    req->deferrable ? SW_TIMER_DEFERRABLE : 0);
@@ -217,14 +217,14 @@ static int sw_run_thread(void *unused)
 }
 
 /**
- * sw_workload_start - start a continuous run
+ * sw_traffic_start - start a continuous run
  * @preset:	the traffic
  * @rate:	timers armed a second, over all CPUs
  * @seconds:	how long
  *
  * Return: 0, -EBUSY if a run is going on, or an error from kthread_run().
  */
-int sw_workload_start(enum sw_preset preset, unsigned int rate, unsigned int seconds)
+int sw_traffic_start(enum sw_preset preset, unsigned int rate, unsigned int seconds)
 {
 	struct task_struct *task;
 	int ret = 0;
@@ -252,7 +252,7 @@ out:
 }
 
 /* End the continuous run, if any */
-void sw_workload_stop(void)
+void sw_traffic_stop(void)
 {
 	mutex_lock(&sw_run_mutex);
 	if (sw_run_task)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * User-space stand-ins for the few kernel helpers the wheel core uses, so
- * the benchmarks build module/sw_wheel.c unchanged.
+ * core/ builds unchanged in user space: the benchmark and kunit/user build
+ * it against these alone, nothing else of the kernel's.
  */
 #ifndef _SW_SHIM_LINUX_TYPES_H
 #define _SW_SHIM_LINUX_TYPES_H

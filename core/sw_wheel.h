@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * shadow-wheel: the timer wheel core.
+ * core/: no locks, no jiffies, no allocation, and it builds in user space.
  *
- * A pure data structure: no locks, no jiffies, no allocation. The caller
+ * shadow-wheel: the timer wheel core. A pure data structure: the caller
  * owns the base, serialises access to it and tells it what time it is.
- * The design and its contract are described at the top of sw_wheel.c.
+ * Every file of core/ also builds against core/user/include alone (the
+ * benchmark and kunit/user do), which holds it to that rule. The design
+ * and its contract are described at the top of sw_wheel.c.
  */
 #ifndef _SHADOW_WHEEL_SW_WHEEL_H
 #define _SHADOW_WHEEL_SW_WHEEL_H
