@@ -37,8 +37,22 @@
  * sw_next_expiry() is the scan itself.
  */
 
+#include <linux/build_bug.h>
+#include <linux/limits.h>
+
+#include "sw_classic.h"
 #include "sw_wheel_internal.h"
 
+/*
+ * A root level of 256 buckets, one per tick, and four levels of 64 above
+ * it, each bucket as wide as the whole level below. It fits in the first
+ * half of the arrays and keeps its deferrable timers with the others, as
+ * it always did.
+ */
+#define SW_CLASSIC_ROOT_BITS	8
+#define SW_CLASSIC_ROOT_SIZE	BIT(SW_CLASSIC_ROOT_BITS)
+#define SW_CLASSIC_LVL_BITS	6
+#define SW_CLASSIC_DEPTH	5
 #define SW_CLASSIC_ROOT_MASK	(SW_CLASSIC_ROOT_SIZE - 1)
 #define SW_CLASSIC_LVL_SIZE	BIT(SW_CLASSIC_LVL_BITS)
 #define SW_CLASSIC_LVL_MASK	(SW_CLASSIC_LVL_SIZE - 1)
@@ -47,6 +61,34 @@
 static inline unsigned int sw_classic_shift(unsigned int lvl)
 {
 	return lvl ? SW_CLASSIC_ROOT_BITS + (lvl - 1) * SW_CLASSIC_LVL_BITS : 0;
+}
+
+static_assert(SW_CLASSIC_DEPTH <= SW_MAX_DEPTH);
+static_assert(SW_CLASSIC_ROOT_SIZE + ((SW_CLASSIC_DEPTH - 1) << SW_CLASSIC_LVL_BITS) <=
+	      SW_DEFERRABLE_OFFSET);
+
+/**
+ * sw_classic_geometry - the classic wheel's shape, for sw_geometry_init()
+ * @geo:	zeroed, with its kind and tick rate set
+ */
+void sw_classic_geometry(struct sw_geometry *geo)
+{
+	unsigned int lvl;
+
+	geo->root_bits = SW_CLASSIC_ROOT_BITS;
+	geo->lvl_bits = SW_CLASSIC_LVL_BITS;
+	geo->depth = SW_CLASSIC_DEPTH;
+	geo->exact = true;
+	geo->cascade = true;
+	geo->lvl_start[0] = 0;
+	for (lvl = 1; lvl < geo->depth; lvl++)
+		geo->lvl_start[lvl] = BIT(sw_classic_shift(lvl));
+	/* MAX_TVAL: 2^32 - 1, or all a long can tell apart on 32-bit */
+	geo->timeout_max = sizeof(long) > 4 ? U32_MAX : LONG_MAX;
+	geo->lvl_start[geo->depth] = geo->timeout_max + 1;
+	geo->clamp_start = ULONG_MAX;
+	/* The last level's 64 buckets of 2^26 ticks (2^32 wraps to 0 on 32-bit) */
+	geo->revolution = (unsigned long)SW_CLASSIC_LVL_SIZE << sw_classic_shift(geo->depth - 1);
 }
 
 /* The bucket of level @lvl whose span holds tick @at */

@@ -133,6 +133,7 @@
 #include <linux/limits.h>
 #include <linux/string.h>
 
+#include "sw_classic.h"
 #include "sw_wheel_internal.h"
 
 static const char * const sw_wheel_kind_names[SW_WHEEL_NR_KINDS] = {
@@ -192,38 +193,26 @@ int sw_geometry_init(struct sw_geometry *geo, enum sw_wheel_kind kind, unsigned 
 	geo->kind = kind;
 	geo->hz = hz;
 	if (kind == SW_WHEEL_CLASSIC) {
-		geo->lvl_bits = SW_CLASSIC_LVL_BITS;
-		geo->depth = SW_CLASSIC_DEPTH;
-		geo->cascade = true;
-		geo->lvl_start[0] = 0;
-		for (lvl = 1; lvl < geo->depth; lvl++)
-			geo->lvl_start[lvl] = BIT(SW_CLASSIC_ROOT_BITS +
-						  (lvl - 1) * SW_CLASSIC_LVL_BITS);
-		/* MAX_TVAL: 2^32 - 1, or all a long can tell apart on 32-bit */
-		geo->timeout_max = sizeof(long) > 4 ? U32_MAX : LONG_MAX;
-		geo->lvl_start[geo->depth] = geo->timeout_max + 1;
-		geo->clamp_start = ULONG_MAX;
-		geo->revolution = BIT(SW_CLASSIC_LVL_BITS) << sw_lvl_shift(geo->depth);
-		sw_init_lvl_of_bits(geo);
-		return 0;
-	}
-	if (kind == SW_WHEEL_SEED) {
-		geo->lvl_bits = 5;
-		geo->depth = 8;
-		geo->cascade = true;
+		sw_classic_geometry(geo);
 	} else {
-		geo->lvl_bits = 6;
-		geo->depth = hz > 100 ? 9 : 8;
-		geo->cascade = false;
+		if (kind == SW_WHEEL_SEED) {
+			geo->lvl_bits = 5;
+			geo->depth = 8;
+			geo->cascade = true;
+		} else {
+			geo->lvl_bits = 6;
+			geo->depth = hz > 100 ? 9 : 8;
+			geo->cascade = false;
+		}
+		geo->root_bits = geo->lvl_bits;
+		geo->lvl_start[0] = 0;
+		for (lvl = 1; lvl <= geo->depth; lvl++)
+			geo->lvl_start[lvl] = (sw_lvl_size(geo) - 1UL) << sw_lvl_shift(lvl - 1);
+		/* The largest delta whose bucket the last level still tells apart */
+		geo->timeout_max = geo->lvl_start[geo->depth] - sw_lvl_gran(geo->depth - 1);
+		geo->clamp_start = geo->cascade ? ULONG_MAX : geo->lvl_start[geo->depth];
+		geo->revolution = (unsigned long)sw_lvl_size(geo) << sw_lvl_shift(geo->depth - 1);
 	}
-
-	geo->lvl_start[0] = 0;
-	for (lvl = 1; lvl <= geo->depth; lvl++)
-		geo->lvl_start[lvl] = (sw_lvl_size(geo) - 1UL) << sw_lvl_shift(lvl - 1);
-	/* The largest delta whose bucket the last level still tells apart */
-	geo->timeout_max = geo->lvl_start[geo->depth] - sw_lvl_gran(geo->depth - 1);
-	geo->clamp_start = geo->cascade ? ULONG_MAX : geo->lvl_start[geo->depth];
-	geo->revolution = (unsigned long)sw_lvl_size(geo) << sw_lvl_shift(geo->depth - 1);
 	sw_init_lvl_of_bits(geo);
 	return 0;
 }

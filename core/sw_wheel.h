@@ -33,17 +33,6 @@ enum sw_wheel_kind {
 #define SW_MAX_BUCKETS		(SW_MAX_DEPTH << SW_MAX_LVL_BITS)
 
 /*
- * The classic cascading wheel: a root level of 256 buckets, one per tick,
- * and four levels of 64 above it, each bucket as wide as the whole level
- * below. It fits in the first half of the arrays and keeps its deferrable
- * timers with the others, as it always did.
- */
-#define SW_CLASSIC_ROOT_BITS	8
-#define SW_CLASSIC_ROOT_SIZE	BIT(SW_CLASSIC_ROOT_BITS)
-#define SW_CLASSIC_LVL_BITS	6
-#define SW_CLASSIC_DEPTH	5
-
-/*
  * Deferrable timers live in a second set of buckets at this fixed offset
  * of the same arrays, so the next expiry search can skip them wholesale.
  */
@@ -55,8 +44,13 @@ enum sw_wheel_kind {
  * @kind:	seed, mainline or classic
  * @hz:		tick rate the geometry was made for (it picks mainline's depth
  *		and converts ticks to milliseconds in reports)
- * @lvl_bits:	log2 of the number of buckets per level (classic: above the root)
+ * @root_bits:	log2 of the number of buckets of level 0, the root: as many
+ *		as the other levels have, or more (classic: 256, one per tick)
+ * @lvl_bits:	log2 of the number of buckets of each level above the root
  * @depth:	number of levels
+ * @exact:	timers run on their expiry tick, whatever their level (the
+ *		wheel cascades them down to the root first: classic); else
+ *		with the granularity of the level they were placed at
  * @cascade:	far timers wait in the last level and are placed again when
  *		their bucket comes due (seed), or every level cascades into the
  *		one below (classic); otherwise they are clamped to @timeout_max
@@ -77,8 +71,10 @@ enum sw_wheel_kind {
 struct sw_geometry {
 	enum sw_wheel_kind	kind;
 	unsigned int		hz;
+	unsigned int		root_bits;
 	unsigned int		lvl_bits;
 	unsigned int		depth;
+	bool			exact;
 	bool			cascade;
 	unsigned long		lvl_start[SW_MAX_DEPTH + 1];
 	u8			lvl_of_bits[BITS_PER_LONG + 1];
@@ -179,6 +175,7 @@ static inline bool sw_time_before(unsigned long a, unsigned long b)
 int sw_geometry_init(struct sw_geometry *geo, enum sw_wheel_kind kind, unsigned int hz);
 const char *sw_wheel_kind_name(enum sw_wheel_kind kind);
 
+/* Buckets of each level above the root */
 static inline unsigned int sw_lvl_size(const struct sw_geometry *geo)
 {
 	return 1U << geo->lvl_bits;
@@ -195,39 +192,24 @@ static inline unsigned long sw_lvl_gran(unsigned int lvl)
 	return 1UL << sw_lvl_shift(lvl);
 }
 
-/* Index of the first bucket of a level within one half of the arrays */
-static inline unsigned int sw_lvl_offs(const struct sw_geometry *geo, unsigned int lvl)
-{
-	return lvl << geo->lvl_bits;
-}
-
-static inline bool sw_wheel_is_classic(const struct sw_geometry *geo)
-{
-	return geo->kind == SW_WHEEL_CLASSIC;
-}
-
 /*
- * The same for any wheel, classic included, for reports: the first bucket
- * of a level, its number of buckets, and how late its timers may run.
+ * The layout of the levels in one half of the arrays, for any wheel: the
+ * first bucket of a level, its number of buckets, and how late its
+ * timers may run.
  */
 static inline unsigned int sw_lvl_first_bucket(const struct sw_geometry *geo, unsigned int lvl)
 {
-	if (sw_wheel_is_classic(geo))
-		return lvl ? SW_CLASSIC_ROOT_SIZE + ((lvl - 1) << SW_CLASSIC_LVL_BITS) : 0;
-	return sw_lvl_offs(geo, lvl);
+	return lvl ? BIT(geo->root_bits) + ((lvl - 1) << geo->lvl_bits) : 0;
 }
 
 static inline unsigned int sw_lvl_nr_buckets(const struct sw_geometry *geo, unsigned int lvl)
 {
-	if (sw_wheel_is_classic(geo) && !lvl)
-		return SW_CLASSIC_ROOT_SIZE;
-	return sw_lvl_size(geo);
+	return lvl ? BIT(geo->lvl_bits) : BIT(geo->root_bits);
 }
 
 static inline unsigned long sw_lvl_expiry_gran(const struct sw_geometry *geo, unsigned int lvl)
 {
-	/* Classic cascades every timer down to the root: exact expiry */
-	return sw_wheel_is_classic(geo) ? 1 : sw_lvl_gran(lvl);
+	return geo->exact ? 1 : sw_lvl_gran(lvl);
 }
 
 unsigned int sw_delta_level(const struct sw_geometry *geo, unsigned long delta);
@@ -249,18 +231,18 @@ static inline bool sw_timer_pending(const struct sw_timer *timer)
 }
 
 /*
- * The level a timer was placed at (meaningful once it was armed); for the
- * classic wheel, the level it is at now, as cascades move it down.
+ * The level a timer was placed at (meaningful once it was armed); on a
+ * wheel that cascades every level (classic), the level it is at now.
  */
 static inline unsigned int sw_timer_level(const struct sw_base *base,
 					  const struct sw_timer *timer)
 {
-	if (sw_wheel_is_classic(&base->geo)) {
-		if (timer->idx < SW_CLASSIC_ROOT_SIZE)
-			return 0;
-		return 1 + ((timer->idx - SW_CLASSIC_ROOT_SIZE) >> SW_CLASSIC_LVL_BITS);
-	}
-	return (timer->idx % SW_DEFERRABLE_OFFSET) >> base->geo.lvl_bits;
+	const struct sw_geometry *geo = &base->geo;
+	unsigned int idx = timer->idx % SW_DEFERRABLE_OFFSET;
+
+	if (idx < BIT(geo->root_bits))
+		return 0;
+	return 1 + ((idx - BIT(geo->root_bits)) >> geo->lvl_bits);
 }
 
 enum sw_modify_result sw_modify(struct sw_base *base, struct sw_timer *timer,

@@ -9,6 +9,25 @@
 
 #include "sw_wheel.h"
 
+/*
+ * The one test on the kind of wheel: the operations that differ call the
+ * classic wheel's own, directly (no table of operations: an indirect call
+ * would cost the arm path more than it does).
+ */
+static inline bool sw_wheel_is_classic(const struct sw_geometry *geo)
+{
+	return geo->kind == SW_WHEEL_CLASSIC;
+}
+
+/*
+ * sw_lvl_first_bucket() for the non-cascading wheels, whose root is as
+ * wide as their other levels: one shift
+ */
+static inline unsigned int sw_lvl_offs(const struct sw_geometry *geo, unsigned int lvl)
+{
+	return lvl << geo->lvl_bits;
+}
+
 /* Record how the last placement went (the other flags are the caller's) */
 static inline void sw_set_placement(struct sw_timer *timer, unsigned int how)
 {
@@ -56,11 +75,5 @@ static inline void sw_unlink(struct sw_base *base, struct sw_timer *timer)
 		__clear_bit(timer->idx, base->pending_map);
 	hlist_del_init(&timer->entry);
 }
-
-enum sw_modify_result sw_classic_modify(struct sw_base *base, struct sw_timer *timer,
-					unsigned long expires);
-void sw_classic_collect(struct sw_base *base, struct sw_tick *tick);
-bool sw_classic_next_expiry(const struct sw_base *base, unsigned long *next);
-struct sw_timer *sw_classic_first(const struct sw_base *base);
 
 #endif

@@ -101,8 +101,8 @@ static void sw_test_check_placement(struct kunit *test, struct sw_base *base,
 	KUNIT_EXPECT_EQ_MSG(test, !!(timer.flags & SW_TIMER_CLAMPED), exp.clamped,
 			    "delta %lu", delta);
 	KUNIT_EXPECT_FALSE(test, timer.flags & SW_TIMER_OVERDUE);
-	KUNIT_EXPECT_GE(test, timer.idx, half + sw_lvl_offs(&base->geo, exp.level));
-	KUNIT_EXPECT_LT(test, timer.idx, half + sw_lvl_offs(&base->geo, exp.level + 1));
+	KUNIT_EXPECT_GE(test, timer.idx, half + sw_lvl_first_bucket(&base->geo, exp.level));
+	KUNIT_EXPECT_LT(test, timer.idx, half + sw_lvl_first_bucket(&base->geo, exp.level + 1));
 	KUNIT_EXPECT_TRUE(test, test_bit(timer.idx, base->pending_map));
 
 	KUNIT_EXPECT_TRUE(test, sw_cancel(base, &timer));
