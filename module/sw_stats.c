@@ -5,6 +5,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/log2.h>
+#include <linux/stddef.h>
 #include <linux/string.h>
 
 #include "sw_stats.h"
@@ -49,18 +50,40 @@ void sw_stats_reset(struct sw_stats *stats)
 	stats->armed = pending;
 }
 
+/* The counter at @offset of @stats (an offset into struct sw_stats) */
+static u64 sw_stats_counter(const struct sw_stats *stats, size_t offset)
+{
+	return *(const u64 *)((const char *)stats + offset);
+}
+
+static u64 *sw_stats_counter_ptr(struct sw_stats *stats, size_t offset)
+{
+	return (u64 *)((char *)stats + offset);
+}
+
 /* How a counter of sw_stats_list.h is merged into the total */
-#define SW_STATS_MERGE_sum(sum, value)	((sum) += (value))
-#define SW_STATS_MERGE_max(sum, value)	((sum) = max((sum), (value)))
+static void sw_stats_merge_sum(struct sw_stats *sum, const struct sw_stats *stats,
+			       size_t offset)
+{
+	*sw_stats_counter_ptr(sum, offset) += sw_stats_counter(stats, offset);
+}
+
+static void sw_stats_merge_max(struct sw_stats *sum, const struct sw_stats *stats,
+			       size_t offset)
+{
+	u64 *total = sw_stats_counter_ptr(sum, offset);
+
+	*total = max(*total, sw_stats_counter(stats, offset));
+}
 
 void sw_stats_add(struct sw_stats *sum, const struct sw_stats *stats)
 {
 	unsigned int lvl;
 
-#define SW_STATS_ADD(name, merge, counts_timers)	\
-	SW_STATS_MERGE_##merge(sum->name, stats->name);
-	SW_STATS_COUNTERS(SW_STATS_ADD)
-#undef SW_STATS_ADD
+#define SW_STAT(name, merge, counts_timers)	\
+	sw_stats_merge_##merge(sum, stats, offsetof(struct sw_stats, name))
+#include "sw_stats_list.h"
+#undef SW_STAT
 	for (lvl = 0; lvl < SW_MAX_DEPTH; lvl++)
 		sw_hist_merge(&sum->lateness[lvl], &stats->lateness[lvl]);
 	sw_hist_merge(&sum->delivery, &stats->delivery);
@@ -69,10 +92,11 @@ void sw_stats_add(struct sw_stats *sum, const struct sw_stats *stats)
 /* "key value" lines, keys prefixed with @prefix (e.g. "cpu1.") */
 void sw_stats_show_counters(struct seq_file *m, const char *prefix, const struct sw_stats *stats)
 {
-#define SW_STATS_SHOW(name, merge, counts_timers)	\
-	seq_printf(m, "%s" #name " %llu\n", prefix, stats->name);
-	SW_STATS_COUNTERS(SW_STATS_SHOW)
-#undef SW_STATS_SHOW
+#define SW_STAT(name, merge, counts_timers)	\
+	seq_printf(m, "%s%s %llu\n", prefix, #name,	\
+		   sw_stats_counter(stats, offsetof(struct sw_stats, name)))
+#include "sw_stats_list.h"
+#undef SW_STAT
 }
 
 /* " 0:C 1:C 2-3:C ..." for the non-empty ranges */

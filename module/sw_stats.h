@@ -13,7 +13,6 @@
 #include <linux/seq_file.h>
 #include <linux/types.h>
 
-#include "sw_stats_list.h"
 #include "../core/sw_wheel.h"
 
 /* Log2 ranges: 0, 1, 2-3, 4-7, ... up to 2^(SW_HIST_BUCKETS - 2) and more */
@@ -29,9 +28,9 @@ struct sw_hist {
 
 /* The counters of sw_stats_list.h, each a u64, then the distributions */
 struct sw_stats {
-#define SW_STATS_FIELD(name, merge, counts_timers)	u64 name;
-	SW_STATS_COUNTERS(SW_STATS_FIELD)
-#undef SW_STATS_FIELD
+#define SW_STAT(name, merge, counts_timers)	u64 name
+#include "sw_stats_list.h"
+#undef SW_STAT
 	/* Lateness per level, and the delay from tick to callback */
 	struct sw_hist	lateness[SW_MAX_DEPTH];
 	struct sw_hist	delivery;
