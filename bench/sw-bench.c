@@ -112,9 +112,63 @@ static void sw_run_wheel(const struct sw_opts *o, enum sw_wheel_kind kind,
 	free(mem.base);
 }
 
+/* The heap's operations for sw_bench_time_ops() */
+struct sw_heap_ops {
+	struct sw_heap		*heap;
+	struct sw_heap_timer	*timers;
+	const unsigned long	*expiry;
+	unsigned long		clk;
+	unsigned long		mean;
+	struct sw_bench_rng	*rng;
+};
+
+static unsigned long sw_heap_timeout(void *ctx)
+{
+	struct sw_heap_ops *h = ctx;
+
+	return h->clk + sw_bench_exp(h->rng, h->mean);
+}
+
+static void sw_heap_arm(void *ctx, unsigned long i)
+{
+	struct sw_heap_ops *h = ctx;
+
+	sw_heap_modify(h->heap, &h->timers[i], h->expiry[i]);
+}
+
+static void sw_heap_near(void *ctx, unsigned long i)
+{
+	struct sw_heap_ops *h = ctx;
+
+	sw_heap_modify(h->heap, &h->timers[i], h->timers[i].expires + 1);
+}
+
+static void sw_heap_cancel_one(void *ctx, unsigned long i)
+{
+	struct sw_heap_ops *h = ctx;
+
+	sw_heap_cancel(h->heap, &h->timers[i]);
+}
+
+static void sw_heap_next(void *ctx, unsigned long i)
+{
+	struct sw_heap_ops *h = ctx;
+	unsigned long next;
+
+	sw_heap_next_expiry(h->heap, &next);
+}
+
+static const struct sw_bench_api sw_heap_api = {
+	.timeout	= sw_heap_timeout,
+	.arm		= sw_heap_arm,
+	.near		= sw_heap_near,
+	.cancel		= sw_heap_cancel_one,
+};
+
 /*
- * The same workloads on the heap, written out again for its operations;
- * fills all of @r but @r->name, as sw_bench_wheel() does
+ * The same workloads on the heap: its operations timed as the wheels'
+ * are, its ticks written out again for its API; fills all of @r but
+ * @r->name, as sw_bench_wheel() does
  */
 static void sw_run_heap(const struct sw_opts *o, struct sw_bench_report *r, u32 *trace)
 {
@@ -124,8 +178,8 @@ static void sw_run_heap(const struct sw_opts *o, struct sw_bench_report *r, u32 
 	u32 *samples = sw_alloc(o->ticks, sizeof(*samples));
 	struct sw_bench_traffic traffic = { .mean = o->mean, .cancel_pct = o->cancel_pct };
 	unsigned long churn = sw_bench_churn(&traffic, o->timers);
-	unsigned long i, end, t, c, clk = 1000, next, same = 0;
-	struct sw_bench_stretch st;
+	unsigned long i, t, c, clk = 1000;
+	struct sw_heap_ops hops;
 	struct sw_heap heap;
 	struct sw_bench_rng rng;
 	u64 t0, ns;
@@ -137,38 +191,14 @@ static void sw_run_heap(const struct sw_opts *o, struct sw_bench_report *r, u32 
 	sw_bench_seed(&rng, o->seed);
 	for (i = 0; i < o->timers; i++)
 		sw_heap_modify(&heap, &timers[i], clk + sw_bench_exp(&rng, o->mean));
-	for (i = 0; i < o->ops; i++)
-		expiry[i] = clk + sw_bench_exp(&rng, o->mean);
 
-	r->ops.nr = o->ops;
+	hops = (struct sw_heap_ops){
+		.heap = &heap, .timers = extra, .expiry = expiry, .clk = clk, .mean = o->mean,
+		.rng = &rng,
+	};
 	r->ops.same_bucket = 0;
-	sw_bench_stretch_init(&st, &sw_native, r->ops.ps, o->ops);
-	while (sw_bench_stretch_next(&st, &i, &end))
-		for (; i < end; i++)
-			sw_heap_modify(&heap, &extra[i], expiry[i]);
-	r->ops.arm = sw_bench_stretch_median(&st);
-	sw_bench_stretch_init(&st, &sw_native, r->ops.ps, o->ops);
-	while (sw_bench_stretch_next(&st, &i, &end))
-		for (; i < end; i++)
-			sw_heap_modify(&heap, &extra[i], extra[i].expires + 1);
-	r->ops.mod_near = sw_bench_stretch_median(&st);
-	for (i = 0; i < o->ops; i++)
-		expiry[i] = clk + sw_bench_exp(&rng, o->mean);
-	sw_bench_stretch_init(&st, &sw_native, r->ops.ps, o->ops);
-	while (sw_bench_stretch_next(&st, &i, &end))
-		for (; i < end; i++)
-			sw_heap_modify(&heap, &extra[i], expiry[i]);
-	r->ops.mod_far = sw_bench_stretch_median(&st);
-	sw_bench_stretch_init(&st, &sw_native, r->ops.ps, o->ops);
-	while (sw_bench_stretch_next(&st, &i, &end))
-		for (; i < end; i++)
-			sw_heap_cancel(&heap, &extra[i]);
-	r->ops.cancel = sw_bench_stretch_median(&st);
-	sw_bench_stretch_init(&st, &sw_native, r->ops.ps, o->ops);
-	while (sw_bench_stretch_next(&st, &i, &end))
-		for (; i < end; i++)
-			same += sw_heap_next_expiry(&heap, &next);
-	r->ops.next = sw_bench_stretch_median(&st);
+	sw_bench_time_ops(&r->ops, &sw_native, o->ops, expiry, &sw_heap_api, &hops);
+	r->ops.next = sw_bench_time_loop(&sw_native, r->ops.ps, o->ops, sw_heap_next, &hops);
 	r->next_idle = r->ops.next;
 
 	/* Ticks under the same traffic */

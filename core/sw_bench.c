@@ -111,6 +111,53 @@ void sw_bench_populate(struct sw_base *base, struct sw_timer *timers, unsigned l
 	}
 }
 
+/* A wheel's operations for sw_bench_time_ops() */
+struct sw_bench_wheel_ops {
+	struct sw_base			*base;
+	struct sw_timer			*timers;
+	const unsigned long		*expiry;
+	unsigned long			clk;
+	const struct sw_bench_traffic	*traffic;
+	struct sw_bench_rng		*rng;
+	unsigned long			same_bucket;
+};
+
+static unsigned long sw_bench_wheel_timeout(void *ctx)
+{
+	struct sw_bench_wheel_ops *w = ctx;
+
+	return w->clk + w->traffic->floor + sw_bench_exp(w->rng, w->traffic->mean);
+}
+
+static void sw_bench_wheel_arm(void *ctx, unsigned long i)
+{
+	struct sw_bench_wheel_ops *w = ctx;
+
+	sw_modify(w->base, &w->timers[i], w->expiry[i]);
+}
+
+static void sw_bench_wheel_near(void *ctx, unsigned long i)
+{
+	struct sw_bench_wheel_ops *w = ctx;
+	struct sw_timer *timer = &w->timers[i];
+
+	w->same_bucket += sw_modify(w->base, timer, timer->expires + 1) == SW_MOD_SAME_BUCKET;
+}
+
+static void sw_bench_wheel_cancel(void *ctx, unsigned long i)
+{
+	struct sw_bench_wheel_ops *w = ctx;
+
+	sw_cancel(w->base, &w->timers[i]);
+}
+
+static const struct sw_bench_api sw_bench_wheel_api = {
+	.timeout	= sw_bench_wheel_timeout,
+	.arm		= sw_bench_wheel_arm,
+	.near		= sw_bench_wheel_near,
+	.cancel		= sw_bench_wheel_cancel,
+};
+
 /**
  * sw_bench_ops - time each operation @nr times on a populated wheel
  * @base:	the wheel, holding its background population
@@ -132,44 +179,25 @@ void sw_bench_ops(struct sw_base *base, struct sw_timer *extra, unsigned long *e
 		  const struct sw_bench_traffic *traffic, struct sw_bench_rng *rng,
 		  const struct sw_bench_env *env, struct sw_bench_op_cost *res)
 {
-	unsigned long clk = base->clk, i, end, same = 0;
-	struct sw_bench_stretch st;
+	struct sw_bench_wheel_ops w = {
+		.base = base, .timers = extra, .expiry = expiry, .clk = base->clk,
+		.traffic = traffic, .rng = rng,
+	};
+	unsigned long i;
 
 	nr = min_t(unsigned long, nr, SW_BENCH_MAX_OPS);
-	for (i = 0; i < nr; i++) {
-		sw_timer_init(&extra[i], 0);
-		expiry[i] = clk + traffic->floor + sw_bench_exp(rng, traffic->mean);
-	}
-	res->nr = nr;
-	sw_bench_stretch_init(&st, env, res->ps, nr);
-	while (sw_bench_stretch_next(&st, &i, &end))
-		for (; i < end; i++)
-			sw_modify(base, &extra[i], expiry[i]);
-	res->arm = sw_bench_stretch_median(&st);
-
-	sw_bench_stretch_init(&st, env, res->ps, nr);
-	while (sw_bench_stretch_next(&st, &i, &end))
-		for (; i < end; i++)
-			same += sw_modify(base, &extra[i], extra[i].expires + 1) ==
-				SW_MOD_SAME_BUCKET;
-	res->mod_near = sw_bench_stretch_median(&st);
-	res->same_bucket = same;
-
 	for (i = 0; i < nr; i++)
-		expiry[i] = clk + traffic->floor + sw_bench_exp(rng, traffic->mean);
-	sw_bench_stretch_init(&st, env, res->ps, nr);
-	while (sw_bench_stretch_next(&st, &i, &end))
-		for (; i < end; i++)
-			sw_modify(base, &extra[i], expiry[i]);
-	res->mod_far = sw_bench_stretch_median(&st);
-
-	sw_bench_stretch_init(&st, env, res->ps, nr);
-	while (sw_bench_stretch_next(&st, &i, &end))
-		for (; i < end; i++)
-			sw_cancel(base, &extra[i]);
-	res->cancel = sw_bench_stretch_median(&st);
-
+		sw_timer_init(&extra[i], 0);
+	sw_bench_time_ops(res, env, nr, expiry, &sw_bench_wheel_api, &w);
+	res->same_bucket = w.same_bucket;
 	res->next = sw_bench_next(base, nr, env, res->ps);
+}
+
+static void sw_bench_wheel_next(void *ctx, unsigned long i)
+{
+	unsigned long next;
+
+	sw_next_expiry(ctx, &next);
 }
 
 /**
@@ -184,14 +212,7 @@ void sw_bench_ops(struct sw_base *base, struct sw_timer *extra, unsigned long *e
 u32 sw_bench_next(const struct sw_base *base, unsigned long nr, const struct sw_bench_env *env,
 		  u32 *ps)
 {
-	unsigned long i, end, next;
-	struct sw_bench_stretch st;
-
-	sw_bench_stretch_init(&st, env, ps, nr);
-	while (sw_bench_stretch_next(&st, &i, &end))
-		for (; i < end; i++)
-			sw_next_expiry(base, &next);
-	return sw_bench_stretch_median(&st);
+	return sw_bench_time_loop(env, ps, nr, sw_bench_wheel_next, (void *)base);
 }
 
 /**

@@ -213,4 +213,71 @@ void sw_bench_stretch_init(struct sw_bench_stretch *st, const struct sw_bench_en
 bool sw_bench_stretch_next(struct sw_bench_stretch *st, unsigned long *i, unsigned long *end);
 u32 sw_bench_stretch_median(struct sw_bench_stretch *st);
 
+/* One operation of a timer API on timer @i of @ctx, for the timing below */
+typedef void (*sw_bench_op_fn)(void *ctx, unsigned long i);
+
+/*
+ * The median picoseconds of @op on timers 0 .. @nr - 1, timed in
+ * stretches (@ps: room for one figure per stretch). Always inlined, so
+ * that a constant @op becomes a direct call in the timed loop.
+ */
+static __always_inline u32 sw_bench_time_loop(const struct sw_bench_env *env, u32 *ps,
+					      unsigned long nr, sw_bench_op_fn op, void *ctx)
+{
+	struct sw_bench_stretch st;
+	unsigned long i, end;
+
+	sw_bench_stretch_init(&st, env, ps, nr);
+	while (sw_bench_stretch_next(&st, &i, &end))
+		for (; i < end; i++)
+			op(ctx, i);
+	return sw_bench_stretch_median(&st);
+}
+
+/**
+ * struct sw_bench_api - a timer API the benchmark times: the wheels, the
+ *			 heap, the kernel's timers, a wheel under a lock
+ * @timeout:	a fresh timeout (an absolute tick), drawn outside the loops
+ * @arm:	arm timer @i, pending or not, for the tick in @expiry[@i]
+ * @near:	move timer @i one tick later
+ * @cancel:	cancel timer @i
+ */
+struct sw_bench_api {
+	unsigned long	(*timeout)(void *ctx);
+	sw_bench_op_fn	arm;
+	sw_bench_op_fn	near;
+	sw_bench_op_fn	cancel;
+};
+
+/**
+ * sw_bench_time_ops - the four timed operations, the same for every API
+ * @res:	receives nr, arm, mod_near, mod_far and cancel
+ * @env:	clock and stretch hooks
+ * @nr:		timers, not pending yet, up to %SW_BENCH_MAX_OPS
+ * @expiry:	@nr entries: the ticks @api->arm arms for
+ * @api:	the operations; a compile-time constant, so that always
+ *		inlined, each becomes a direct call
+ * @ctx:	passed to them
+ *
+ * arm: each timer for a fresh timeout; mod_near: one tick later;
+ * mod_far: to another fresh timeout; cancel.
+ */
+static __always_inline void sw_bench_time_ops(struct sw_bench_op_cost *res,
+					      const struct sw_bench_env *env, unsigned long nr,
+					      unsigned long *expiry,
+					      const struct sw_bench_api *api, void *ctx)
+{
+	unsigned long i;
+
+	res->nr = nr;
+	for (i = 0; i < nr; i++)
+		expiry[i] = api->timeout(ctx);
+	res->arm = sw_bench_time_loop(env, res->ps, nr, api->arm, ctx);
+	res->mod_near = sw_bench_time_loop(env, res->ps, nr, api->near, ctx);
+	for (i = 0; i < nr; i++)
+		expiry[i] = api->timeout(ctx);
+	res->mod_far = sw_bench_time_loop(env, res->ps, nr, api->arm, ctx);
+	res->cancel = sw_bench_time_loop(env, res->ps, nr, api->cancel, ctx);
+}
+
 #endif

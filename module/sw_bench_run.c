@@ -104,13 +104,57 @@ static void sw_bench_fired(struct timer_list *t)
 	atomic_inc(&kt->state->fired);
 }
 
+/* The kernel's timer API for sw_bench_time_ops() */
+struct sw_bench_kernel_timers {
+	struct sw_ktimer	*timers;
+	const unsigned long	*expiry;
+	unsigned long		mean;
+	struct sw_bench_rng	*rng;
+};
+
+static unsigned long sw_bench_kernel_timeout(void *ctx)
+{
+	struct sw_bench_kernel_timers *k = ctx;
+
+	return jiffies + SW_CMP_FLOOR + sw_bench_exp(k->rng, k->mean);
+}
+
+static void sw_bench_kernel_arm(void *ctx, unsigned long i)
+{
+	struct sw_bench_kernel_timers *k = ctx;
+
+	mod_timer(&k->timers[i].timer, k->expiry[i]);
+}
+
+static void sw_bench_kernel_near(void *ctx, unsigned long i)
+{
+	struct sw_bench_kernel_timers *k = ctx;
+	struct timer_list *timer = &k->timers[i].timer;
+
+	mod_timer(timer, timer->expires + 1);
+}
+
+static void sw_bench_kernel_cancel(void *ctx, unsigned long i)
+{
+	struct sw_bench_kernel_timers *k = ctx;
+
+	del_timer(&k->timers[i].timer);
+}
+
+static const struct sw_bench_api sw_bench_kernel_api = {
+	.timeout	= sw_bench_kernel_timeout,
+	.arm		= sw_bench_kernel_arm,
+	.near		= sw_bench_kernel_near,
+	.cancel		= sw_bench_kernel_cancel,
+};
+
 static void sw_bench_kernel_ops(struct sw_bench_state *s, struct sw_ktimer *kt)
 {
 	const struct sw_bench_params *p = &s->params;
 	struct sw_bench_op_cost *o = &s->kernel.ops;
 	struct sw_ktimer *kx = kt + p->timers;
-	unsigned long *expiry = s->mem.expiry, i, end;
-	struct sw_bench_stretch st;
+	unsigned long *expiry = s->mem.expiry, i;
+	struct sw_bench_kernel_timers k;
 	struct sw_bench_rng rng;
 
 	sw_bench_seed(&rng, p->seed + 3);
@@ -122,56 +166,72 @@ static void sw_bench_kernel_ops(struct sw_bench_state *s, struct sw_ktimer *kt)
 		mod_timer(&kt[i].timer,
 			  jiffies + SW_CMP_BACKGROUND + sw_bench_exp(&rng, p->traffic.mean));
 
-	for (i = 0; i < p->ops; i++)
-		expiry[i] = jiffies + SW_CMP_FLOOR + sw_bench_exp(&rng, p->traffic.mean);
-	o->nr = p->ops;
-	sw_bench_stretch_init(&st, &sw_kernel_env, o->ps, p->ops);
-	while (sw_bench_stretch_next(&st, &i, &end))
-		for (; i < end; i++)
-			mod_timer(&kx[i].timer, expiry[i]);
-	o->arm = sw_bench_stretch_median(&st);
-	sw_bench_stretch_init(&st, &sw_kernel_env, o->ps, p->ops);
-	while (sw_bench_stretch_next(&st, &i, &end))
-		for (; i < end; i++)
-			mod_timer(&kx[i].timer, kx[i].timer.expires + 1);
-	o->mod_near = sw_bench_stretch_median(&st);
-	for (i = 0; i < p->ops; i++)
-		expiry[i] = jiffies + SW_CMP_FLOOR + sw_bench_exp(&rng, p->traffic.mean);
-	sw_bench_stretch_init(&st, &sw_kernel_env, o->ps, p->ops);
-	while (sw_bench_stretch_next(&st, &i, &end))
-		for (; i < end; i++)
-			mod_timer(&kx[i].timer, expiry[i]);
-	o->mod_far = sw_bench_stretch_median(&st);
-	sw_bench_stretch_init(&st, &sw_kernel_env, o->ps, p->ops);
-	while (sw_bench_stretch_next(&st, &i, &end))
-		for (; i < end; i++)
-			del_timer(&kx[i].timer);
-	o->cancel = sw_bench_stretch_median(&st);
+	k = (struct sw_bench_kernel_timers){
+		.timers = kx, .expiry = expiry, .mean = p->traffic.mean, .rng = &rng,
+	};
+	sw_bench_time_ops(o, &sw_kernel_env, p->ops, expiry, &sw_bench_kernel_api, &k);
 
 	for (i = 0; i < p->timers + p->ops; i++)
 		del_timer_sync(&kt[i].timer);
 }
 
 /* The seed wheel's operations as the driver does them: under its lock */
-static void sw_bench_locked_modify(spinlock_t *lock, struct sw_base *base,
-				   struct sw_timer *timer, unsigned long expires)
+struct sw_bench_locked_wheel {
+	spinlock_t		lock;	/* as the driver's around its wheel */
+	struct sw_base		*base;
+	struct sw_timer		*timers;
+	const unsigned long	*expiry;
+	unsigned long		mean;
+	struct sw_bench_rng	*rng;
+};
+
+static void sw_bench_locked_modify(struct sw_bench_locked_wheel *l, struct sw_timer *timer,
+				   unsigned long expires)
 {
 	unsigned long flags;
 
-	spin_lock_irqsave(lock, flags);
-	sw_modify(base, timer, expires);
-	spin_unlock_irqrestore(lock, flags);
+	spin_lock_irqsave(&l->lock, flags);
+	sw_modify(l->base, timer, expires);
+	spin_unlock_irqrestore(&l->lock, flags);
 }
 
-static void sw_bench_locked_cancel(spinlock_t *lock, struct sw_base *base,
-				   struct sw_timer *timer)
+static unsigned long sw_bench_locked_timeout(void *ctx)
 {
+	struct sw_bench_locked_wheel *l = ctx;
+
+	return l->base->clk + SW_CMP_FLOOR + sw_bench_exp(l->rng, l->mean);
+}
+
+static void sw_bench_locked_arm(void *ctx, unsigned long i)
+{
+	struct sw_bench_locked_wheel *l = ctx;
+
+	sw_bench_locked_modify(l, &l->timers[i], l->expiry[i]);
+}
+
+static void sw_bench_locked_near(void *ctx, unsigned long i)
+{
+	struct sw_bench_locked_wheel *l = ctx;
+
+	sw_bench_locked_modify(l, &l->timers[i], l->timers[i].expires + 1);
+}
+
+static void sw_bench_locked_cancel(void *ctx, unsigned long i)
+{
+	struct sw_bench_locked_wheel *l = ctx;
 	unsigned long flags;
 
-	spin_lock_irqsave(lock, flags);
-	sw_cancel(base, timer);
-	spin_unlock_irqrestore(lock, flags);
+	spin_lock_irqsave(&l->lock, flags);
+	sw_cancel(l->base, &l->timers[i]);
+	spin_unlock_irqrestore(&l->lock, flags);
 }
+
+static const struct sw_bench_api sw_bench_locked_api = {
+	.timeout	= sw_bench_locked_timeout,
+	.arm		= sw_bench_locked_arm,
+	.near		= sw_bench_locked_near,
+	.cancel		= sw_bench_locked_cancel,
+};
 
 /*
  * The seed wheel on the workload the kernel's timers ran: the same
@@ -182,14 +242,12 @@ static void sw_bench_seed_ops(struct sw_bench_state *s, struct sw_bench_op_cost 
 	const struct sw_bench_params *p = &s->params;
 	struct sw_bench_traffic traffic = p->traffic;
 	struct sw_timer *extra = s->mem.extra;
-	unsigned long *expiry = s->mem.expiry, i, end;
-	struct sw_bench_stretch st;
+	unsigned long *expiry = s->mem.expiry, i;
 	struct sw_base *base = s->mem.base;
+	struct sw_bench_locked_wheel l;
 	struct sw_bench_rng rng;
 	struct sw_geometry geo;
-	spinlock_t lock;	/* as the driver's around its wheel */
 
-	spin_lock_init(&lock);
 	sw_geometry_init(&geo, SW_WHEEL_SEED, HZ);
 	sw_base_init(base, &geo, jiffies);
 	sw_bench_seed(&rng, p->seed + 3);
@@ -201,34 +259,16 @@ static void sw_bench_seed_ops(struct sw_bench_state *s, struct sw_bench_op_cost 
 		return;
 	}
 
-	for (i = 0; i < p->ops; i++) {
-		sw_timer_init(&extra[i], 0);
-		expiry[i] = base->clk + SW_CMP_FLOOR + sw_bench_exp(&rng, traffic.mean);
-	}
-	o->nr = p->ops;
-	o->same_bucket = 0;
-	sw_bench_stretch_init(&st, &sw_kernel_env, o->ps, p->ops);
-	while (sw_bench_stretch_next(&st, &i, &end))
-		for (; i < end; i++)
-			sw_bench_locked_modify(&lock, base, &extra[i], expiry[i]);
-	o->arm = sw_bench_stretch_median(&st);
-	sw_bench_stretch_init(&st, &sw_kernel_env, o->ps, p->ops);
-	while (sw_bench_stretch_next(&st, &i, &end))
-		for (; i < end; i++)
-			sw_bench_locked_modify(&lock, base, &extra[i], extra[i].expires + 1);
-	o->mod_near = sw_bench_stretch_median(&st);
 	for (i = 0; i < p->ops; i++)
-		expiry[i] = base->clk + SW_CMP_FLOOR + sw_bench_exp(&rng, traffic.mean);
-	sw_bench_stretch_init(&st, &sw_kernel_env, o->ps, p->ops);
-	while (sw_bench_stretch_next(&st, &i, &end))
-		for (; i < end; i++)
-			sw_bench_locked_modify(&lock, base, &extra[i], expiry[i]);
-	o->mod_far = sw_bench_stretch_median(&st);
-	sw_bench_stretch_init(&st, &sw_kernel_env, o->ps, p->ops);
-	while (sw_bench_stretch_next(&st, &i, &end))
-		for (; i < end; i++)
-			sw_bench_locked_cancel(&lock, base, &extra[i]);
-	o->cancel = sw_bench_stretch_median(&st);
+		sw_timer_init(&extra[i], 0);
+	o->same_bucket = 0;
+	spin_lock_init(&l.lock);
+	l.base = base;
+	l.timers = extra;
+	l.expiry = expiry;
+	l.mean = traffic.mean;
+	l.rng = &rng;
+	sw_bench_time_ops(o, &sw_kernel_env, p->ops, expiry, &sw_bench_locked_api, &l);
 }
 
 static void sw_bench_out_ops(struct sw_bench_state *s, const char *name,
