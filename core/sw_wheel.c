@@ -236,6 +236,8 @@ static inline unsigned int sw_level_of(const struct sw_geometry *geo, unsigned l
  *
  * Deltas beyond the last level's range report the last level: the level
  * the seed wheel parks them in, and the one mainline clamps them to.
+ *
+ * Return: the level, 0 .. @geo->depth - 1.
  */
 unsigned int sw_delta_level(const struct sw_geometry *geo, unsigned long delta)
 {
