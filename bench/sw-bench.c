@@ -37,18 +37,12 @@ static const char * const sw_target_names[SW_NR_TARGETS] = {
 	"seed", "mainline", "classic", "heap",
 };
 
+/* The run (as the module's bench file takes it), and what only sw-bench does */
 struct sw_opts {
-	unsigned int	hz;
-	unsigned long	timers;
-	unsigned long	ops;
-	unsigned long	ticks;
-	unsigned long	gap;
-	unsigned long	mean;
-	unsigned int	cancel_pct;
-	unsigned long	seed;
-	const char	*trace;
-	const char	*callgrind;
-	bool		which[SW_NR_TARGETS];
+	struct sw_bench_params	p;
+	const char		*trace;
+	const char		*callgrind;
+	bool			which[SW_NR_TARGETS];
 };
 
 static u64 sw_now_ns(void)
@@ -78,27 +72,19 @@ static void *sw_alloc(size_t n, size_t size)
 	return p;
 }
 
-static struct sw_bench_params sw_params(const struct sw_opts *o)
-{
-	return (struct sw_bench_params){
-		.hz = o->hz, .timers = o->timers, .ops = o->ops, .ticks = o->ticks, .gap = o->gap,
-		.traffic = { .mean = o->mean, .cancel_pct = o->cancel_pct }, .seed = o->seed,
-	};
-}
-
 static void sw_run_wheel(const struct sw_opts *o, enum sw_wheel_kind kind,
 			 struct sw_bench_report *r, u32 *trace)
 {
-	struct sw_bench_params p = sw_params(o);
+	const struct sw_bench_params *p = &o->p;
 	struct sw_bench_mem mem = {
 		.base = sw_alloc(1, sizeof(*mem.base)),
-		.timers = sw_alloc(o->timers, sizeof(*mem.timers)),
-		.extra = sw_alloc(o->ops, sizeof(*mem.extra)),
-		.expiry = sw_alloc(o->ops, sizeof(*mem.expiry)),
-		.samples = sw_alloc(o->ticks, sizeof(*mem.samples)),
+		.timers = sw_alloc(o->p.timers, sizeof(*mem.timers)),
+		.extra = sw_alloc(o->p.ops, sizeof(*mem.extra)),
+		.expiry = sw_alloc(o->p.ops, sizeof(*mem.expiry)),
+		.samples = sw_alloc(o->p.ticks, sizeof(*mem.samples)),
 		.trace = trace,
 	};
-	int ret = sw_bench_wheel(&p, kind, &mem, &sw_native, r);
+	int ret = sw_bench_wheel(p, kind, &mem, &sw_native, r);
 
 	if (ret) {
 		fprintf(stderr, "sw-bench: %s: %s\n", sw_wheel_kind_name(kind),
@@ -172,45 +158,46 @@ static const struct sw_bench_api sw_heap_api = {
  */
 static void sw_run_heap(const struct sw_opts *o, struct sw_bench_report *r, u32 *trace)
 {
-	struct sw_heap_timer *timers = sw_alloc(o->timers, sizeof(*timers));
-	struct sw_heap_timer *extra = sw_alloc(o->ops, sizeof(*extra));
-	unsigned long *expiry = sw_alloc(o->ops, sizeof(*expiry));
-	u32 *samples = sw_alloc(o->ticks, sizeof(*samples));
-	struct sw_bench_traffic traffic = { .mean = o->mean, .cancel_pct = o->cancel_pct };
-	unsigned long churn = sw_bench_churn(&traffic, o->timers);
+	struct sw_heap_timer *timers = sw_alloc(o->p.timers, sizeof(*timers));
+	struct sw_heap_timer *extra = sw_alloc(o->p.ops, sizeof(*extra));
+	unsigned long *expiry = sw_alloc(o->p.ops, sizeof(*expiry));
+	u32 *samples = sw_alloc(o->p.ticks, sizeof(*samples));
+	struct sw_bench_traffic traffic = o->p.traffic;
+	unsigned long mean = o->p.traffic.mean;
+	unsigned long churn = sw_bench_churn(&traffic, o->p.timers);
 	unsigned long i, t, c, clk = 1000;
 	struct sw_heap_ops hops;
 	struct sw_heap heap;
 	struct sw_bench_rng rng;
 	u64 t0, ns;
 
-	if (sw_heap_init(&heap, o->timers + o->ops)) {
+	if (sw_heap_init(&heap, o->p.timers + o->p.ops)) {
 		fprintf(stderr, "sw-bench: out of memory\n");
 		exit(1);
 	}
-	sw_bench_seed(&rng, o->seed);
-	for (i = 0; i < o->timers; i++)
-		sw_heap_modify(&heap, &timers[i], clk + sw_bench_exp(&rng, o->mean));
+	sw_bench_seed(&rng, o->p.seed);
+	for (i = 0; i < o->p.timers; i++)
+		sw_heap_modify(&heap, &timers[i], clk + sw_bench_exp(&rng, mean));
 
 	hops = (struct sw_heap_ops){
-		.heap = &heap, .timers = extra, .expiry = expiry, .clk = clk, .mean = o->mean,
+		.heap = &heap, .timers = extra, .expiry = expiry, .clk = clk, .mean = mean,
 		.rng = &rng,
 	};
 	r->ops.same_bucket = 0;
-	sw_bench_time_ops(&r->ops, &sw_native, o->ops, expiry, &sw_heap_api, &hops);
-	r->ops.next = sw_bench_time_loop(&sw_native, r->ops.ps, o->ops, sw_heap_next, &hops);
+	sw_bench_time_ops(&r->ops, &sw_native, o->p.ops, expiry, &sw_heap_api, &hops);
+	r->ops.next = sw_bench_time_loop(&sw_native, r->ops.ps, o->p.ops, sw_heap_next, &hops);
 	r->next_idle = r->ops.next;
 
 	/* Ticks under the same traffic */
 	r->expired = 0;
 	r->cascaded = 0;
-	for (t = 0; t < 4 * o->mean + o->ticks; t++, clk++) {
+	for (t = 0; t < 4 * mean + o->p.ticks; t++, clk++) {
 		struct sw_heap_timer *ran = NULL, *timer;
 		unsigned long n = 0;
 
 		for (c = 0; c < churn; c++)
-			sw_heap_modify(&heap, &timers[sw_bench_rand(&rng) % o->timers],
-				       clk + sw_bench_exp(&rng, o->mean));
+			sw_heap_modify(&heap, &timers[sw_bench_rand(&rng) % o->p.timers],
+				       clk + sw_bench_exp(&rng, mean));
 		t0 = sw_now_ns();
 		while ((timer = sw_heap_pop_due(&heap, clk))) {
 			/* Chained through pos, as the wheels chain theirs through a list */
@@ -218,24 +205,24 @@ static void sw_run_heap(const struct sw_opts *o, struct sw_bench_report *r, u32 
 			ran = timer;
 		}
 		ns = sw_now_ns() - t0;
-		if (t >= 4 * o->mean)
-			samples[t - 4 * o->mean] = ns;
+		if (t >= 4 * mean)
+			samples[t - 4 * mean] = ns;
 		while (ran) {
 			timer = ran;
 			ran = (struct sw_heap_timer *)timer->pos;
 			timer->pos = 0;
-			sw_heap_modify(&heap, timer, clk + 1 + sw_bench_exp(&rng, o->mean));
+			sw_heap_modify(&heap, timer, clk + 1 + sw_bench_exp(&rng, mean));
 			n++;
 		}
-		if (t >= 4 * o->mean)
+		if (t >= 4 * mean)
 			r->expired += n;
 	}
 	if (trace)
-		memcpy(trace, samples, o->ticks * sizeof(*samples));
-	sw_bench_dist(samples, o->ticks, &r->tick);
+		memcpy(trace, samples, o->p.ticks * sizeof(*samples));
+	sw_bench_dist(samples, o->p.ticks, &r->tick);
 	/* A heap has nothing to catch up: the next expiry is at the top */
 	t0 = sw_now_ns();
-	sw_heap_pop_due(&heap, clk + o->gap - 1);
+	sw_heap_pop_due(&heap, clk + o->p.gap - 1);
 	r->catch_up_median = sw_now_ns() - t0;
 	r->catch_up_max = r->catch_up_median;
 
@@ -257,12 +244,12 @@ static void sw_write_trace(const struct sw_opts *o, u32 **trace, const bool *hav
 		exit(1);
 	}
 	fprintf(f, "# per-tick cost in ns, %lu timers, HZ %u, mean timeout %lu ticks\n# tick",
-		o->timers, o->hz, o->mean);
+		o->p.timers, o->p.hz, o->p.traffic.mean);
 	for (k = 0; k < SW_NR_TARGETS; k++)
 		if (have[k])
 			fprintf(f, " %s", sw_target_names[k]);
 	fputc('\n', f);
-	for (t = 0; t < o->ticks; t++) {
+	for (t = 0; t < o->p.ticks; t++) {
 		fprintf(f, "%lu", t);
 		for (k = 0; k < SW_NR_TARGETS; k++)
 			if (have[k])
@@ -314,8 +301,10 @@ static void sw_parse(int argc, char **argv, struct sw_opts *o)
 	int c, k;
 
 	*o = (struct sw_opts){
-		.hz = 1000, .timers = 100000, .ops = 100000, .ticks = 20000, .cancel_pct = 95,
-		.seed = 1,
+		.p = {
+			.hz = 1000, .timers = 100000, .ops = 100000, .ticks = 20000,
+			.traffic = { .cancel_pct = 95 }, .seed = 1,
+		},
 	};
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
@@ -332,28 +321,28 @@ static void sw_parse(int argc, char **argv, struct sw_opts *o)
 			}
 			break;
 		case 'n':
-			o->timers = sw_number(optarg);
+			o->p.timers = sw_number(optarg);
 			break;
 		case 'z':
-			o->hz = sw_number(optarg);
+			o->p.hz = sw_number(optarg);
 			break;
 		case 'o':
-			o->ops = sw_number(optarg);
+			o->p.ops = sw_number(optarg);
 			break;
 		case 't':
-			o->ticks = sw_number(optarg);
+			o->p.ticks = sw_number(optarg);
 			break;
 		case 'g':
-			o->gap = sw_number(optarg);
+			o->p.gap = sw_number(optarg);
 			break;
 		case 'm':
-			o->mean = sw_number(optarg);
+			o->p.traffic.mean = sw_number(optarg);
 			break;
 		case 'c':
-			o->cancel_pct = sw_number(optarg);
+			o->p.traffic.cancel_pct = sw_number(optarg);
 			break;
 		case 's':
-			o->seed = sw_number(optarg);
+			o->p.seed = sw_number(optarg);
 			break;
 		case 'T':
 			o->trace = optarg;
@@ -365,43 +354,44 @@ static void sw_parse(int argc, char **argv, struct sw_opts *o)
 			sw_usage();
 		}
 	}
-	if (!o->mean)
-		o->mean = 2 * o->hz;	/* 2 s */
-	if (o->ops > SW_BENCH_MAX_OPS)
-		o->ops = SW_BENCH_MAX_OPS;
-	if (optind != argc || !o->timers || !o->ops || !o->ticks || o->cancel_pct > 99)
+	if (!o->p.traffic.mean)
+		o->p.traffic.mean = 2 * o->p.hz;	/* 2 s */
+	if (o->p.ops > SW_BENCH_MAX_OPS)
+		o->p.ops = SW_BENCH_MAX_OPS;
+	if (optind != argc || !o->p.timers || !o->p.ops || !o->p.ticks ||
+	    o->p.traffic.cancel_pct > 99)
 		sw_usage();
 	if (!any)
 		for (k = 0; k < SW_NR_TARGETS; k++)
 			o->which[k] = true;
-	if (!o->gap)
-		o->gap = 3 * o->hz;	/* 3 s */
+	if (!o->p.gap)
+		o->p.gap = 3 * o->p.hz;	/* 3 s */
 }
 
 /* The heap's operations under callgrind, as sw_callgrind() does the wheels' */
 static int sw_callgrind_heap(const struct sw_opts *o)
 {
-	struct sw_heap_timer *timers = sw_alloc(o->timers, sizeof(*timers));
-	struct sw_heap_timer *extra = sw_alloc(o->ops, sizeof(*extra));
-	unsigned long *expiry = sw_alloc(o->ops, sizeof(*expiry));
-	unsigned long i, nr = o->ops, clk = 1000, next;
+	struct sw_heap_timer *timers = sw_alloc(o->p.timers, sizeof(*timers));
+	struct sw_heap_timer *extra = sw_alloc(o->p.ops, sizeof(*extra));
+	unsigned long *expiry = sw_alloc(o->p.ops, sizeof(*expiry));
+	unsigned long i, nr = o->p.ops, clk = 1000, next;
 	const char *op = o->callgrind;
 	struct sw_bench_rng rng;
 	struct sw_heap heap;
 
-	if (sw_heap_init(&heap, o->timers + nr))
+	if (sw_heap_init(&heap, o->p.timers + nr))
 		sw_usage();
-	sw_bench_seed(&rng, o->seed);
-	for (i = 0; i < o->timers; i++)
-		sw_heap_modify(&heap, &timers[i], clk + sw_bench_exp(&rng, o->mean));
+	sw_bench_seed(&rng, o->p.seed);
+	for (i = 0; i < o->p.timers; i++)
+		sw_heap_modify(&heap, &timers[i], clk + sw_bench_exp(&rng, o->p.traffic.mean));
 	for (i = 0; i < nr; i++)
-		expiry[i] = clk + sw_bench_exp(&rng, o->mean);
+		expiry[i] = clk + sw_bench_exp(&rng, o->p.traffic.mean);
 	if (strcmp(op, "arm") && strcmp(op, "next") && strcmp(op, "empty_tick")) {
 		for (i = 0; i < nr; i++)
 			sw_heap_modify(&heap, &extra[i], expiry[i]);
 		for (i = 0; i < nr; i++)
 			expiry[i] = !strcmp(op, "mod_near") ? extra[i].expires + 1 :
-				    clk + sw_bench_exp(&rng, o->mean);
+				    clk + sw_bench_exp(&rng, o->p.traffic.mean);
 	}
 	if (!strcmp(op, "empty_tick")) {
 		/* An empty heap, as the wheels' empty tick runs on an empty wheel */
@@ -440,7 +430,7 @@ static int sw_callgrind_heap(const struct sw_opts *o)
  */
 static int sw_callgrind(const struct sw_opts *o)
 {
-	struct sw_bench_traffic traffic = { .mean = o->mean, .cancel_pct = o->cancel_pct };
+	struct sw_bench_traffic traffic = o->p.traffic;
 	struct sw_timer *timers, *extra;
 	unsigned long *expiry;
 	struct sw_base *base;
@@ -448,24 +438,24 @@ static int sw_callgrind(const struct sw_opts *o)
 	enum sw_wheel_kind kind;
 	struct sw_geometry geo;
 	struct sw_bench_rng rng;
-	unsigned long i, nr = o->ops, next;
+	unsigned long i, nr = o->p.ops, next;
 
 	for (kind = 0; kind < SW_WHEEL_NR_KINDS && !o->which[kind]; kind++)
 		;
 	if (kind == SW_WHEEL_NR_KINDS && o->which[SW_HEAP])
 		return sw_callgrind_heap(o);
-	if (kind == SW_WHEEL_NR_KINDS || sw_geometry_init(&geo, kind, o->hz))
+	if (kind == SW_WHEEL_NR_KINDS || sw_geometry_init(&geo, kind, o->p.hz))
 		sw_usage();
-	timers = sw_alloc(o->timers, sizeof(*timers));
-	extra = sw_alloc(o->ops, sizeof(*extra));
-	expiry = sw_alloc(o->ops, sizeof(*expiry));
+	timers = sw_alloc(o->p.timers, sizeof(*timers));
+	extra = sw_alloc(o->p.ops, sizeof(*extra));
+	expiry = sw_alloc(o->p.ops, sizeof(*expiry));
 	base = sw_alloc(1, sizeof(*base));
-	sw_bench_seed(&rng, o->seed);
+	sw_bench_seed(&rng, o->p.seed);
 	sw_base_init(base, &geo, 1000);
-	sw_bench_populate(base, timers, o->timers, &traffic, &rng);
+	sw_bench_populate(base, timers, o->p.timers, &traffic, &rng);
 	for (i = 0; i < nr; i++) {
 		sw_timer_init(&extra[i], 0);
-		expiry[i] = base->clk + sw_bench_exp(&rng, o->mean);
+		expiry[i] = base->clk + sw_bench_exp(&rng, o->p.traffic.mean);
 	}
 	/* Setup: what the operation needs in place */
 	if (strcmp(op, "arm") && strcmp(op, "next") && strcmp(op, "empty_tick")) {
@@ -473,7 +463,7 @@ static int sw_callgrind(const struct sw_opts *o)
 			sw_modify(base, &extra[i], expiry[i]);
 		for (i = 0; i < nr; i++)
 			expiry[i] = !strcmp(op, "mod_near") ? extra[i].expires + 1 :
-				    base->clk + sw_bench_exp(&rng, o->mean);
+				    base->clk + sw_bench_exp(&rng, o->p.traffic.mean);
 	}
 	if (!strcmp(op, "empty_tick"))
 		sw_base_init(base, &geo, 1000);
@@ -514,7 +504,6 @@ int main(int argc, char **argv)
 {
 	static struct sw_bench_report res[SW_NR_TARGETS];
 	u32 *trace[SW_NR_TARGETS] = { NULL };
-	struct sw_bench_params p;
 	struct sw_opts o;
 	char buf[2048];
 	int k;
@@ -522,10 +511,10 @@ int main(int argc, char **argv)
 	sw_parse(argc, argv, &o);
 	if (o.callgrind)
 		return sw_callgrind(&o);
-	p = sw_params(&o);
 
 	printf("bench clock_ns=%llu mean=%lu cancel_pct=%u\n",
-	       (unsigned long long)sw_bench_clock_cost(&sw_native), o.mean, o.cancel_pct);
+	       (unsigned long long)sw_bench_clock_cost(&sw_native), o.p.traffic.mean,
+	       o.p.traffic.cancel_pct);
 	printf("bench memory sw_base=%zu sw_timer=%zu heap_timer=%zu heap_slot=%zu\n",
 	       sizeof(struct sw_base), sizeof(struct sw_timer), sizeof(struct sw_heap_timer),
 	       sizeof(struct sw_heap_timer *));
@@ -533,13 +522,13 @@ int main(int argc, char **argv)
 		if (!o.which[k])
 			continue;
 		if (o.trace)
-			trace[k] = sw_alloc(o.ticks, sizeof(*trace[k]));
+			trace[k] = sw_alloc(o.p.ticks, sizeof(*trace[k]));
 		res[k].name = sw_target_names[k];
 		if (k == SW_HEAP)
 			sw_run_heap(&o, &res[k], trace[k]);
 		else
 			sw_run_wheel(&o, k, &res[k], trace[k]);
-		sw_bench_format(buf, sizeof(buf), &p, &res[k]);
+		sw_bench_format(buf, sizeof(buf), &o.p, &res[k]);
 		fputs(buf, stdout);
 		fflush(stdout);
 	}

@@ -61,8 +61,11 @@ void sw_bench_req_defaults(struct sw_bench_req *req)
 {
 	*req = (struct sw_bench_req){
 		.wheels = BIT(SW_WHEEL_SEED) | BIT(SW_WHEEL_MAINLINE) | BIT(SW_WHEEL_CLASSIC),
-		.timers = 100000, .ops = 100000, .ticks = 10000, .gap = 3 * HZ,
-		.mean = 2 * HZ, .cancel_pct = 95, .cpu = 0, .seed = 1, .kernel = true,
+		.params = {
+			.hz = HZ, .timers = 100000, .ops = 100000, .ticks = 10000, .gap = 3 * HZ,
+			.traffic = { .mean = 2 * HZ, .cancel_pct = 95 }, .seed = 1,
+		},
+		.cpu = 0, .kernel = true,
 	};
 }
 
@@ -392,11 +395,7 @@ int sw_bench_run(const struct sw_bench_req *req)
 	if (!s)
 		goto out_unlock;
 	s->req = req;
-	s->params = (struct sw_bench_params){
-		.hz = HZ, .timers = req->timers, .ops = req->ops, .ticks = req->ticks,
-		.gap = req->gap, .seed = req->seed,
-		.traffic = { .mean = req->mean, .cancel_pct = req->cancel_pct },
-	};
+	s->params = req->params;
 	init_completion(&s->done);
 	s->out = kvzalloc(SW_REPORT_SIZE, GFP_KERNEL);
 	if (!s->out || sw_bench_alloc_mem(&s->mem, &s->params))

@@ -8,33 +8,23 @@
 #include <linux/seq_file.h>
 #include <linux/types.h>
 
+#include "../core/sw_bench.h"
+
 #define SW_BENCH_TIMERS_MAX	1000000UL
 #define SW_BENCH_TICKS_MAX	1000000UL
 
 /**
  * struct sw_bench_req - one run, as written to the bench file
  * @wheels:	bit per enum sw_wheel_kind to run
- * @timers:	population
- * @ops:	operations of each kind
- * @ticks:	ticks under traffic
- * @gap:	idle ticks to catch up after
- * @mean:	mean timeout, in ticks
- * @cancel_pct:	share of timeouts cancelled before they expire
+ * @params:	the run, the same for every wheel (its @hz is HZ)
  * @cpu:	where it runs
- * @seed:	for the generator
  * @kernel:	also time the kernel's own timers on the same workload
  */
 struct sw_bench_req {
-	unsigned long	wheels;
-	unsigned long	timers;
-	unsigned long	ops;
-	unsigned long	ticks;
-	unsigned long	gap;
-	unsigned long	mean;
-	unsigned int	cancel_pct;
-	unsigned int	cpu;
-	u64		seed;
-	bool		kernel;
+	unsigned long		wheels;
+	struct sw_bench_params	params;
+	unsigned int		cpu;
+	bool			kernel;
 };
 
 void sw_bench_req_defaults(struct sw_bench_req *req);

@@ -225,6 +225,7 @@ static int sw_bench_number(struct sw_parse *p, const char *key, const char *valu
 
 static int sw_bench_parse(struct sw_parse *p, struct sw_bench_req *req)
 {
+	struct sw_bench_params *run = &req->params;
 	unsigned long seen = 0, val;
 	char *word, *key, *value;
 	enum sw_wheel_kind kind;
@@ -256,23 +257,23 @@ static int sw_bench_parse(struct sw_parse *p, struct sw_bench_req *req)
 				return sw_reject(p, -EINVAL, "unknown wheel", value);
 			break;
 		case 1:
-			ret = sw_bench_number(p, key, value, 1, SW_BENCH_TIMERS_MAX, &req->timers);
+			ret = sw_bench_number(p, key, value, 1, SW_BENCH_TIMERS_MAX, &run->timers);
 			break;
 		case 2:
-			ret = sw_bench_number(p, key, value, 1, SW_BENCH_MAX_OPS, &req->ops);
+			ret = sw_bench_number(p, key, value, 1, SW_BENCH_MAX_OPS, &run->ops);
 			break;
 		case 3:
-			ret = sw_bench_number(p, key, value, 1, SW_BENCH_TICKS_MAX, &req->ticks);
+			ret = sw_bench_number(p, key, value, 1, SW_BENCH_TICKS_MAX, &run->ticks);
 			break;
 		case 4:
-			ret = sw_bench_number(p, key, value, 1, 600UL * HZ, &req->gap);
+			ret = sw_bench_number(p, key, value, 1, 600UL * HZ, &run->gap);
 			break;
 		case 5:
-			ret = sw_bench_number(p, key, value, 1, 3600UL * HZ, &req->mean);
+			ret = sw_bench_number(p, key, value, 1, 3600UL * HZ, &run->traffic.mean);
 			break;
 		case 6:
 			ret = sw_bench_number(p, key, value, 0, 99, &val);
-			req->cancel_pct = val;
+			run->traffic.cancel_pct = val;
 			break;
 		case 7:
 			ret = sw_bench_number(p, key, value, 0, nr_cpu_ids - 1, &val);
@@ -282,7 +283,7 @@ static int sw_bench_parse(struct sw_parse *p, struct sw_bench_req *req)
 			break;
 		case 8:
 			ret = sw_bench_number(p, key, value, 0, ULONG_MAX, &val);
-			req->seed = val;
+			run->seed = val;
 			break;
 		default:
 			ret = sw_bench_number(p, key, value, 0, 1, &val);
