@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * shadow-wheel: the control file's commands (README has the grammar).
+ * shadow-wheel: the control file's commands (docs/ABI/debugfs-shadow-wheel
+ * has the grammar).
  *
  *   arm count=N delta=D|Dms|A..B|Ams..Bms [cpu=C] [deferrable] [cancel=P]
  *   run preset=net|io|poll|mixed [rate=R] [duration=S]

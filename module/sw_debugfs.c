@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * shadow-wheel: /sys/kernel/debug/shadow_wheel/, described in README.
+ * shadow-wheel: /sys/kernel/debug/shadow_wheel/, described in
+ * docs/ABI/debugfs-shadow-wheel.
  * Figures are "key value" lines, so scripts can read them.
  */
 #include <linux/cpumask.h>

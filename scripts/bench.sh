@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The benchmarks: every wheel on the same workload, with the ratios the
-# targets are stated in (README, "Benchmarks", has the figures):
+# targets are stated in (docs/benchmarks.rst has the figures):
 #
 #   scripts/bench.sh user [sw-bench options]     native, in user space
 #   scripts/bench.sh callgrind [--timers N] [--ops N] [--hz HZ]
@@ -17,8 +17,9 @@
 # writes the per-tick cost of the classic and seed wheels, tick by tick,
 # to DIR/bench-ticks.dat and plots it with gnuplot into DIR/bench-ticks.png
 # and, as text, to stdout. "kernel" boots a test kernel, loads the module,
-# writes RUN WORDS (see README for the grammar; none: the defaults) to
-# /sys/kernel/debug/shadow_wheel/bench and prints the report: in QEMU (TCG:
+# writes RUN WORDS (docs/ABI/debugfs-shadow-wheel has the grammar; none:
+# the defaults) to /sys/kernel/debug/shadow_wheel/bench and prints the
+# report: in QEMU (TCG:
 # emulated, so only ratios mean much) or, for uml, natively as a process
 # (HZ=100, one CPU) with the host's files as its root.
 set -u
