@@ -19,9 +19,9 @@
 # and, as text, to stdout. "kernel" boots a test kernel, loads the module,
 # writes RUN WORDS (docs/ABI/debugfs-shadow-wheel has the grammar; none:
 # the defaults) to /sys/kernel/debug/shadow_wheel/bench and prints the
-# report: in QEMU (TCG:
-# emulated, so only ratios mean much) or, for uml, natively as a process
-# (HZ=100, one CPU) with the host's files as its root.
+# report: in QEMU (TCG: emulated, so only ratios mean much) or, for uml,
+# natively as a process (HZ=100, one CPU) with the host's files as its
+# root.
 set -u
 . "$(dirname "$0")/sw-lib.sh"
 
