@@ -7,7 +7,7 @@
  *
  *  - near_levels: the levels whose range can be waited for (0 to 2 at
  *    least, and more while the end of a level's range plus its granularity
- *    fits in SW_WAIT_BUDGET_MS). Timers at the start, middle and end of each
+ *    fits in SWT_WAIT_BUDGET_MS). Timers at the start, middle and end of each
  *    of them, on every online CPU; until they must all have run, none may
  *    run before its time (checked from user space on jiffies); then all have
  *    expired, early is 0, lateness per level is within 1 .. gran, and each
@@ -17,29 +17,29 @@
  *    in cpuN/wheel, and cancel-all takes every one out.
  *
  * Where a timer goes depends on where the target wheel's clock is when it is
- * armed: sw_arm() reads it around each command, and the expected level of a
+ * armed: swt_arm() reads it around each command, and the expected level of a
  * group of timers is the range of levels its deltas can have mapped to.
  */
 
 #include "kselftest_harness.h"
 #include "sw_test.h"
 
-#define SW_WAIT_BUDGET_MS	20000	/* the longest wait for a level's range */
-#define SW_COUNT		8	/* timers per arm command */
-#define SW_GRACE_MS		2000	/* for the tasklet to run once they are due */
-#define SW_POLL_MS		100
+#define SWT_WAIT_BUDGET_MS	20000	/* the longest wait for a level's range */
+#define SWT_COUNT		8	/* timers per arm command */
+#define SWT_GRACE_MS		2000	/* for the tasklet to run once they are due */
+#define SWT_POLL_MS		100
 
 /* The arm commands of a test, and what is known of each */
-struct sw_plan {
-	const struct sw_geometry *geo;
-	struct sw_arm *arm;
+struct swt_plan {
+	const struct swt_geometry *geo;
+	struct swt_arm *arm;
 	unsigned int nr;
 };
 
 FIXTURE(expiry) {
-	struct sw_geometry geo;
+	struct swt_geometry geo;
 	unsigned int near;		/* levels 0 .. near - 1 are waited for */
-	struct sw_plan plan;
+	struct swt_plan plan;
 };
 
 FIXTURE_VARIANT(expiry) {
@@ -56,59 +56,59 @@ FIXTURE_VARIANT_ADD(expiry, mainline) {
 
 FIXTURE_SETUP(expiry)
 {
-	const struct sw_geometry *g = &self->geo;
+	const struct swt_geometry *g = &self->geo;
 	unsigned int lvl;
 	int ret;
 
-	ret = sw_start(variant->params);
-	if (ret == SW_SKIP)
-		SKIP(return, "%s", sw_error());
-	ASSERT_EQ(0, ret) TH_LOG("%s", sw_error());
-	ASSERT_EQ(0, sw_geometry_read(&self->geo)) TH_LOG("%s", sw_error());
+	ret = swt_start(variant->params);
+	if (ret == SWT_SKIP)
+		SKIP(return, "%s", swt_error());
+	ASSERT_EQ(0, ret) TH_LOG("%s", swt_error());
+	ASSERT_EQ(0, swt_geometry_read(&self->geo)) TH_LOG("%s", swt_error());
 
 	for (lvl = 0; lvl < g->levels; lvl++) {
-		if (lvl > 2 && sw_ticks_to_ms(g, g->level[lvl].end + g->level[lvl].gran) >
-			       SW_WAIT_BUDGET_MS)
+		if (lvl > 2 && swt_ticks_to_ms(g, g->level[lvl].end + g->level[lvl].gran) >
+			       SWT_WAIT_BUDGET_MS)
 			break;
 		self->near = lvl + 1;
 	}
 	self->plan.geo = g;
-	self->plan.arm = calloc(3 * g->levels * SW_MAX_CPUS + 2, sizeof(struct sw_arm));
+	self->plan.arm = calloc(3 * g->levels * SWT_MAX_CPUS + 2, sizeof(struct swt_arm));
 	ASSERT_NE(NULL, self->plan.arm);
 }
 
 FIXTURE_TEARDOWN(expiry)
 {
 	free(self->plan.arm);
-	sw_teardown(_metadata);
+	swt_teardown(_metadata);
 }
 
-/* Arm SW_COUNT timers with delta @delta ticks on @cpu, and note them */
-static int sw_arm_one(struct sw_plan *plan, int cpu, u64 delta)
+/* Arm SWT_COUNT timers with delta @delta ticks on @cpu, and note them */
+static int swt_arm_one(struct swt_plan *plan, int cpu, u64 delta)
 {
-	struct sw_arm *a = &plan->arm[plan->nr];
+	struct swt_arm *a = &plan->arm[plan->nr];
 	int ret;
 
 	a->cpu = cpu;
-	a->count = SW_COUNT;
+	a->count = SWT_COUNT;
 	a->lo = delta;
 	a->hi = delta;
-	ret = sw_arm(plan->geo, a);
+	ret = swt_arm(plan->geo, a);
 	if (!ret)
 		plan->nr++;
 	return ret;
 }
 
 /* How many timers (on @cpu, or all) can only be at level @lvl, and can be */
-static void sw_level_bounds(const struct sw_plan *plan, int cpu, unsigned int lvl,
-			    u64 *lower, u64 *upper)
+static void swt_level_bounds(const struct swt_plan *plan, int cpu, unsigned int lvl,
+			     u64 *lower, u64 *upper)
 {
 	unsigned int i;
 
 	*lower = 0;
 	*upper = 0;
 	for (i = 0; i < plan->nr; i++) {
-		const struct sw_arm *a = &plan->arm[i];
+		const struct swt_arm *a = &plan->arm[i];
 
 		if (cpu >= 0 && a->cpu != cpu)
 			continue;
@@ -121,21 +121,21 @@ static void sw_level_bounds(const struct sw_plan *plan, int cpu, unsigned int lv
 
 TEST_F_TIMEOUT(expiry, near_levels, 120)
 {
-	const struct sw_geometry *g = &self->geo;
+	const struct swt_geometry *g = &self->geo;
 	u64 total = 0, deadline = 0, allowed, j, lower, upper, sum;
 	u64 start_ms, grace_end = 0;
 	unsigned int lvl, pos, cpu, i, ncpu;
-	unsigned int online[SW_MAX_CPUS];
+	unsigned int online[SWT_MAX_CPUS];
 	int ret;
-	const struct sw_geo_level *l;
-	struct sw_lateness lt;
-	struct sw_stats st;
+	const struct swt_geo_level *l;
+	struct swt_lateness lt;
+	struct swt_stats st;
 	char why[256];
 
 	if (_metadata->skip)
 		return;
 
-	ncpu = sw_cpus_online(online);
+	ncpu = swt_cpus_online(online);
 
 	/* Start, middle and end of each near level, on each online CPU */
 	for (lvl = 0; lvl < self->near; lvl++) {
@@ -147,8 +147,8 @@ TEST_F_TIMEOUT(expiry, near_levels, 120)
 
 		for (pos = 0; pos < 3; pos++) {
 			for (cpu = 0; cpu < ncpu; cpu++) {
-				ret = sw_arm_one(&self->plan, online[cpu], delta[pos]);
-				ASSERT_EQ(0, ret) TH_LOG("%s", sw_error());
+				ret = swt_arm_one(&self->plan, online[cpu], delta[pos]);
+				ASSERT_EQ(0, ret) TH_LOG("%s", swt_error());
 			}
 		}
 	}
@@ -157,16 +157,16 @@ TEST_F_TIMEOUT(expiry, near_levels, 120)
 		if ((s64)(self->plan.arm[i].last_tick - deadline) > 0)
 			deadline = self->plan.arm[i].last_tick;
 	}
-	ASSERT_EQ(0, sw_jiffies(&j)) TH_LOG("%s", sw_error());
-	sw_msg("%s: %llu timers, levels 0..%u, all due by tick %llu (in %llu ms at HZ=%u)",
-	       g->wheel, total, self->near - 1, deadline, sw_ticks_to_ms(g, deadline - j), g->hz);
+	ASSERT_EQ(0, swt_jiffies(&j)) TH_LOG("%s", swt_error());
+	swt_msg("%s: %llu timers, levels 0..%u, all due by tick %llu (in %llu ms at HZ=%u)",
+		g->wheel, total, self->near - 1, deadline, swt_ticks_to_ms(g, deadline - j), g->hz);
 
 	/* Until they are all due: none before its time, the counts add up */
-	start_ms = sw_now_ms();
+	start_ms = swt_now_ms();
 	for (;;) {
-		ASSERT_EQ(0, sw_stats_read(&st)) TH_LOG("%s", sw_error());
-		ASSERT_EQ(0, sw_jiffies(&j)) TH_LOG("%s", sw_error());
-		ASSERT_TRUE(sw_stats_sane(&st, why, sizeof(why))) TH_LOG("%s", why);
+		ASSERT_EQ(0, swt_stats_read(&st)) TH_LOG("%s", swt_error());
+		ASSERT_EQ(0, swt_jiffies(&j)) TH_LOG("%s", swt_error());
+		ASSERT_TRUE(swt_stats_sane(&st, why, sizeof(why))) TH_LOG("%s", why);
 		allowed = 0;
 		for (i = 0; i < self->plan.nr; i++)
 			if ((s64)(j - self->plan.arm[i].first_tick) >= 0)
@@ -177,12 +177,12 @@ TEST_F_TIMEOUT(expiry, near_levels, 120)
 		if (st.total.expired == total)
 			break;
 		if ((s64)(j - deadline) > 0 && !grace_end)
-			grace_end = sw_now_ms() + SW_GRACE_MS;
-		if (grace_end && sw_now_ms() > grace_end)
+			grace_end = swt_now_ms() + SWT_GRACE_MS;
+		if (grace_end && swt_now_ms() > grace_end)
 			break;
-		sw_sleep_ms(SW_POLL_MS);
+		swt_sleep_ms(SWT_POLL_MS);
 	}
-	sw_msg("waited %llu ms after arming", sw_now_ms() - start_ms);
+	swt_msg("waited %llu ms after arming", swt_now_ms() - start_ms);
 	EXPECT_EQ(total, st.total.armed);
 	EXPECT_EQ(total, st.total.expired)
 		TH_LOG("%llu still pending at jiffies %llu, due by %llu",
@@ -190,26 +190,26 @@ TEST_F_TIMEOUT(expiry, near_levels, 120)
 	EXPECT_EQ(0U, st.total.cancelled);
 	EXPECT_EQ(0U, st.total.cascaded);
 	EXPECT_EQ(0U, st.total.clamped);
-	EXPECT_EQ(total, SW_CPU_SUM(&st, expired));
+	EXPECT_EQ(total, SWT_CPU_SUM(&st, expired));
 
 	/* Lateness: 1 .. gran at every level, and the right levels */
-	ASSERT_EQ(0, sw_lateness_read(&lt)) TH_LOG("%s", sw_error());
+	ASSERT_EQ(0, swt_lateness_read(&lt)) TH_LOG("%s", swt_error());
 	ASSERT_EQ(g->levels, lt.levels);
 	sum = 0;
 	for (lvl = 0; lvl < lt.levels; lvl++) {
-		const struct sw_late_level *ll = &lt.level[lvl];
+		const struct swt_late_level *ll = &lt.level[lvl];
 
 		l = &g->level[lvl];
 		ASSERT_TRUE(ll->present) TH_LOG("no lateness line for level %u", lvl);
 		EXPECT_EQ(l->gran, ll->gran) TH_LOG("level %u", lvl);
-		sw_level_bounds(&self->plan, -1, lvl, &lower, &upper);
+		swt_level_bounds(&self->plan, -1, lvl, &lower, &upper);
 		EXPECT_LE(lower, ll->expired) TH_LOG("level %u", lvl);
 		EXPECT_GE(upper, ll->expired) TH_LOG("level %u", lvl);
 		sum += ll->expired;
 		if (!ll->expired)
 			continue;
-		sw_msg("level %u gran %llu: %llu expired, %llu .. %llu ticks late; hist %s",
-		       lvl, ll->gran, ll->expired, ll->late_min, ll->late_max, ll->hist);
+		swt_msg("level %u gran %llu: %llu expired, %llu .. %llu ticks late; hist %s",
+			lvl, ll->gran, ll->expired, ll->late_min, ll->late_max, ll->hist);
 		EXPECT_LE(1U, ll->late_min) TH_LOG("level %u ran a timer on its tick", lvl);
 		EXPECT_GE(ll->gran, ll->late_max) TH_LOG("level %u late by more than gran", lvl);
 	}
@@ -217,25 +217,25 @@ TEST_F_TIMEOUT(expiry, near_levels, 120)
 
 	/* Delivery: jiffies when the callback ran minus the tick that ran it */
 	EXPECT_EQ(total, lt.delivery_expired);
-	sw_msg("delivery: %llu expired, delay %llu .. %llu ticks (%llu .. %llu ms); hist %s",
-	       lt.delivery_expired, lt.delay_min, lt.delay_max, sw_ticks_to_ms(g, lt.delay_min),
-	       sw_ticks_to_ms(g, lt.delay_max), lt.delivery_hist);
+	swt_msg("delivery: %llu expired, delay %llu .. %llu ticks (%llu .. %llu ms); hist %s",
+		lt.delivery_expired, lt.delay_min, lt.delay_max, swt_ticks_to_ms(g, lt.delay_min),
+	       swt_ticks_to_ms(g, lt.delay_max), lt.delivery_hist);
 }
 
 TEST_F(expiry, far_levels)
 {
-	const struct sw_geometry *g = &self->geo;
+	const struct swt_geometry *g = &self->geo;
 	u64 slack, total = 0, lower, upper, ticks[3];
 	unsigned int lvl, pos, ncpu, cpu, i, next = 0;
-	unsigned int online[SW_MAX_CPUS];
-	struct sw_stats st;
-	struct sw_wheel w;
+	unsigned int online[SWT_MAX_CPUS];
+	struct swt_stats st;
+	struct swt_wheel w;
 	int ret;
 
 	if (_metadata->skip)
 		return;
 
-	ncpu = sw_cpus_online(online);
+	ncpu = swt_cpus_online(online);
 	ASSERT_LT(0U, ncpu);
 
 	/* Clear of the level's edges by more than the clock can be off */
@@ -245,61 +245,61 @@ TEST_F(expiry, far_levels)
 		ticks[1] = (g->level[lvl].start + g->level[lvl].end) / 2;
 		ticks[2] = g->level[lvl].end - slack;
 		for (pos = 0; pos < 3; pos++) {
-			ret = sw_arm_one(&self->plan, online[next++ % ncpu], ticks[pos]);
-			ASSERT_EQ(0, ret) TH_LOG("%s", sw_error());
+			ret = swt_arm_one(&self->plan, online[next++ % ncpu], ticks[pos]);
+			ASSERT_EQ(0, ret) TH_LOG("%s", swt_error());
 		}
 	}
 	/* Beyond the range: seed cascades, mainline clamps; both in the last level */
-	ASSERT_EQ(0, sw_arm_one(&self->plan, online[next++ % ncpu], g->cutoff + g->cutoff / 2))
-		TH_LOG("%s", sw_error());
-	ASSERT_EQ(0, sw_arm_one(&self->plan, online[next++ % ncpu], SW_MAX_DELTA))
-		TH_LOG("%s", sw_error());
+	ASSERT_EQ(0, swt_arm_one(&self->plan, online[next++ % ncpu], g->cutoff + g->cutoff / 2))
+		TH_LOG("%s", swt_error());
+	ASSERT_EQ(0, swt_arm_one(&self->plan, online[next++ % ncpu], SWT_MAX_DELTA))
+		TH_LOG("%s", swt_error());
 
 	for (i = 0; i < self->plan.nr; i++) {
-		const struct sw_arm *a = &self->plan.arm[i];
+		const struct swt_arm *a = &self->plan.arm[i];
 
 		total += a->count;
 		if (a->lvl_lo != a->lvl_hi)
-			sw_msg("'%s': level %u or %u, the clock off by more than %llu ticks",
-			       a->cmd, a->lvl_lo, a->lvl_hi, slack);
+			swt_msg("'%s': level %u or %u, the clock off by more than %llu ticks",
+				a->cmd, a->lvl_lo, a->lvl_hi, slack);
 	}
 
-	ASSERT_EQ(0, sw_stats_read(&st)) TH_LOG("%s", sw_error());
+	ASSERT_EQ(0, swt_stats_read(&st)) TH_LOG("%s", swt_error());
 	EXPECT_EQ(total, st.total.armed);
 	EXPECT_EQ(total, st.total.pending);
 	EXPECT_EQ(0U, st.total.expired);
 
 	for (i = 0; i < ncpu; i++) {
 		cpu = online[i];
-		ASSERT_EQ(0, sw_wheel_read(cpu, &w)) TH_LOG("%s", sw_error());
+		ASSERT_EQ(0, swt_wheel_read(cpu, &w)) TH_LOG("%s", swt_error());
 		EXPECT_EQ(st.cpu[cpu].pending, w.pending) TH_LOG("cpu%u", cpu);
-		EXPECT_EQ(w.pending, sw_wheel_normal(&w)) TH_LOG("cpu%u", cpu);
-		EXPECT_EQ(0U, sw_wheel_deferrable(&w)) TH_LOG("cpu%u", cpu);
+		EXPECT_EQ(w.pending, swt_wheel_normal(&w)) TH_LOG("cpu%u", cpu);
+		EXPECT_EQ(0U, swt_wheel_deferrable(&w)) TH_LOG("cpu%u", cpu);
 		EXPECT_TRUE(!w.pending || w.has_next)
 			TH_LOG("cpu%u: timers pending, next_expiry none", cpu);
 		for (lvl = 0; lvl < g->levels; lvl++) {
 			u64 have = w.level[lvl].normal_timers;
 
-			sw_level_bounds(&self->plan, cpu, lvl, &lower, &upper);
+			swt_level_bounds(&self->plan, cpu, lvl, &lower, &upper);
 			if (have || upper)
-				sw_msg("cpu%u level %u: %llu timers, %llu buckets, want %llu..%llu",
-				       cpu, lvl, have, w.level[lvl].normal_buckets, lower, upper);
+				swt_msg("cpu%u level %u: %llu timers, %llu buckets, want %llu..%llu",
+					cpu, lvl, have, w.level[lvl].normal_buckets, lower, upper);
 			EXPECT_LE(lower, have) TH_LOG("cpu%u level %u", cpu, lvl);
 			EXPECT_GE(upper, have) TH_LOG("cpu%u level %u", cpu, lvl);
 		}
 	}
 
 	/* cancel-all takes out every one of them */
-	ASSERT_EQ(0, sw_control("cancel-all")) TH_LOG("%s", sw_error());
-	ASSERT_EQ(0, sw_stats_read(&st)) TH_LOG("%s", sw_error());
+	ASSERT_EQ(0, swt_control("cancel-all")) TH_LOG("%s", swt_error());
+	ASSERT_EQ(0, swt_stats_read(&st)) TH_LOG("%s", swt_error());
 	EXPECT_EQ(0U, st.total.pending);
 	EXPECT_EQ(total, st.total.cancelled);
 	EXPECT_EQ(0U, st.total.expired);
 	for (i = 0; i < ncpu; i++) {
 		cpu = online[i];
-		ASSERT_EQ(0, sw_wheel_read(cpu, &w)) TH_LOG("%s", sw_error());
+		ASSERT_EQ(0, swt_wheel_read(cpu, &w)) TH_LOG("%s", swt_error());
 		EXPECT_EQ(0U, w.pending) TH_LOG("cpu%u", cpu);
-		EXPECT_EQ(0U, sw_wheel_normal(&w)) TH_LOG("cpu%u", cpu);
+		EXPECT_EQ(0U, swt_wheel_normal(&w)) TH_LOG("cpu%u", cpu);
 		EXPECT_FALSE(w.has_next) TH_LOG("cpu%u: empty, next_expiry %llu",
 						cpu, w.next_expiry);
 	}

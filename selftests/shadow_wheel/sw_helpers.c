@@ -19,30 +19,30 @@
 
 #include "sw_helpers.h"
 
-#define SW_SYSFS_CPU		"/sys/devices/system/cpu"
+#define SWT_SYSFS_CPU		"/sys/devices/system/cpu"
 
-static __thread char sw_err[512];	/* per thread: writers run in threads */
-static bool sw_loaded_here;
+static __thread char swt_err[512];	/* per thread: writers run in threads */
+static bool swt_loaded_here;
 
-static void sw_online_mask(bool mask[SW_MAX_CPUS]);
+static void swt_online_mask(bool mask[SWT_MAX_CPUS]);
 
-static void __printf(1, 2) sw_set_error(const char *fmt, ...)
+static void __printf(1, 2) swt_set_error(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(sw_err, sizeof(sw_err), fmt, ap);
+	vsnprintf(swt_err, sizeof(swt_err), fmt, ap);
 	va_end(ap);
 }
 
-const char *sw_error(void)
+const char *swt_error(void)
 {
-	return sw_err[0] ? sw_err : "no error recorded";
+	return swt_err[0] ? swt_err : "no error recorded";
 }
 
 /* Time */
 
-u64 sw_now_ms(void)
+u64 swt_now_ms(void)
 {
 	struct timespec ts;
 
@@ -50,7 +50,7 @@ u64 sw_now_ms(void)
 	return (u64)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-void sw_sleep_ms(u64 ms)
+void swt_sleep_ms(u64 ms)
 {
 	struct timespec ts = {
 		.tv_sec = ms / 1000,
@@ -63,7 +63,7 @@ void sw_sleep_ms(u64 ms)
 
 /* Files */
 
-static int sw_read_file(const char *path, char **out)
+static int swt_read_file(const char *path, char **out)
 {
 	size_t size = 4096, len = 0;
 	char *buf, *tmp;
@@ -73,7 +73,7 @@ static int sw_read_file(const char *path, char **out)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		err = errno;
-		sw_set_error("open %s: %s", path, strerror(err));
+		swt_set_error("open %s: %s", path, strerror(err));
 		return -err;
 	}
 	buf = malloc(size);
@@ -97,7 +97,7 @@ static int sw_read_file(const char *path, char **out)
 			continue;
 		if (n < 0) {
 			err = errno;
-			sw_set_error("read %s: %s", path, strerror(err));
+			swt_set_error("read %s: %s", path, strerror(err));
 			free(buf);
 			close(fd);
 			return -err;
@@ -112,7 +112,7 @@ static int sw_read_file(const char *path, char **out)
 	return 0;
 }
 
-static int sw_write_file(const char *path, const char *buf, size_t len)
+static int swt_write_file(const char *path, const char *buf, size_t len)
 {
 	ssize_t n;
 	int fd, err;
@@ -120,25 +120,25 @@ static int sw_write_file(const char *path, const char *buf, size_t len)
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0) {
 		err = errno;
-		sw_set_error("open %s: %s", path, strerror(err));
+		swt_set_error("open %s: %s", path, strerror(err));
 		return -err;
 	}
 	n = write(fd, buf, len);
 	err = n < 0 ? errno : 0;
 	close(fd);
 	if (n < 0) {
-		sw_set_error("write '%.*s' to %s: %s", (int)strcspn(buf, "\n"), buf, path,
-			     strerror(err));
+		swt_set_error("write '%.*s' to %s: %s", (int)strcspn(buf, "\n"), buf, path,
+			      strerror(err));
 		return -err;
 	}
 	if ((size_t)n != len) {
-		sw_set_error("write to %s: %zd of %zu bytes taken", path, n, len);
+		swt_set_error("write to %s: %zd of %zu bytes taken", path, n, len);
 		return -EIO;
 	}
 	return 0;
 }
 
-static bool sw_path_exists(const char *path)
+static bool swt_path_exists(const char *path)
 {
 	struct stat st;
 
@@ -147,96 +147,96 @@ static bool sw_path_exists(const char *path)
 
 /* Module */
 
-const char *sw_module_path(void)
+const char *swt_module_path(void)
 {
 	const char *path = getenv("SW_MODULE");
 
-	return path && *path ? path : SW_MODULE_DEFAULT;
+	return path && *path ? path : SWT_MODULE_DEFAULT;
 }
 
-bool sw_module_file_present(void)
+bool swt_module_file_present(void)
 {
-	return !access(sw_module_path(), R_OK);
+	return !access(swt_module_path(), R_OK);
 }
 
-bool sw_module_loaded(void)
+bool swt_module_loaded(void)
 {
-	return sw_path_exists("/sys/module/" SW_MODULE_NAME);
+	return swt_path_exists("/sys/module/" SWT_MODULE_NAME);
 }
 
-int sw_load(const char *params)
+int swt_load(const char *params)
 {
 	int fd, err = 0;
 
-	fd = open(sw_module_path(), O_RDONLY | O_CLOEXEC);
+	fd = open(swt_module_path(), O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		err = errno;
-		sw_set_error("open %s: %s", sw_module_path(), strerror(err));
+		swt_set_error("open %s: %s", swt_module_path(), strerror(err));
 		return -err;
 	}
 	if (syscall(SYS_finit_module, fd, params ? params : "", 0)) {
 		err = errno;
-		sw_set_error("insmod %s %s: %s", sw_module_path(), params ? params : "",
-			     strerror(err));
+		swt_set_error("insmod %s %s: %s", swt_module_path(), params ? params : "",
+			      strerror(err));
 	} else {
-		sw_loaded_here = true;
+		swt_loaded_here = true;
 	}
 	close(fd);
 	return -err;
 }
 
-int sw_unload(void)
+int swt_unload(void)
 {
 	int tries, err = 0;
 
 	/* As rmmod does; a reference just dropped may take a moment */
 	for (tries = 0; tries < 40; tries++) {
-		if (!syscall(SYS_delete_module, SW_MODULE_NAME, O_NONBLOCK)) {
-			sw_loaded_here = false;
+		if (!syscall(SYS_delete_module, SWT_MODULE_NAME, O_NONBLOCK)) {
+			swt_loaded_here = false;
 			return 0;
 		}
 		err = errno;
 		if (err != EAGAIN && err != EBUSY)
 			break;
-		sw_sleep_ms(25);
+		swt_sleep_ms(25);
 	}
-	sw_set_error("rmmod %s: %s", SW_MODULE_NAME, strerror(err));
+	swt_set_error("rmmod %s: %s", SWT_MODULE_NAME, strerror(err));
 	return -err;
 }
 
-int sw_unload_any(void)
+int swt_unload_any(void)
 {
-	return sw_module_loaded() ? sw_unload() : 0;
+	return swt_module_loaded() ? swt_unload() : 0;
 }
 
 /* debugfs */
 
-const char *sw_debugfs_dir(void)
+const char *swt_debugfs_dir(void)
 {
 	const char *dir = getenv("SW_DEBUGFS");
 
-	return dir && *dir ? dir : SW_DEBUGFS_DEFAULT;
+	return dir && *dir ? dir : SWT_DEBUGFS_DEFAULT;
 }
 
-bool sw_debugfs_present(void)
+bool swt_debugfs_present(void)
 {
-	return sw_path_exists(sw_debugfs_dir());
+	return swt_path_exists(swt_debugfs_dir());
 }
 
-static void sw_debugfs_path(char *path, size_t size, const char *rel)
+static void swt_debugfs_path(char *path, size_t size, const char *rel)
 {
-	snprintf(path, size, "%s/%s", sw_debugfs_dir(), rel);
+	snprintf(path, size, "%s/%s", swt_debugfs_dir(), rel);
 }
 
-bool sw_debugfs_exists(const char *rel)
+bool swt_debugfs_exists(const char *rel)
 {
 	char path[PATH_MAX];
 
-	sw_debugfs_path(path, sizeof(path), rel);
-	return sw_path_exists(path);
+	swt_debugfs_path(path, sizeof(path), rel);
+	return swt_path_exists(path);
 }
 
-const char *sw_skip_reason(void)
+const char *swt_skip_reason(void)
 {
 	static char reason[PATH_MAX + 128];
 
@@ -244,34 +244,34 @@ const char *sw_skip_reason(void)
 		snprintf(reason, sizeof(reason), "must be run as root");
 		return reason;
 	}
-	if (!sw_module_file_present() && !sw_debugfs_present()) {
+	if (!swt_module_file_present() && !swt_debugfs_present()) {
 		snprintf(reason, sizeof(reason), "no module at %s (SW_MODULE) and no %s",
-			 sw_module_path(), sw_debugfs_dir());
+			 swt_module_path(), swt_debugfs_dir());
 		return reason;
 	}
 	return NULL;
 }
 
-int sw_start(const char *params)
+int swt_start(const char *params)
 {
-	struct sw_geometry geo;
+	struct swt_geometry geo;
 	const char *reason;
 	int ret;
 
-	reason = sw_skip_reason();
+	reason = swt_skip_reason();
 	if (reason) {
-		sw_set_error("%s", reason);
-		return SW_SKIP;
+		swt_set_error("%s", reason);
+		return SWT_SKIP;
 	}
-	if (sw_module_file_present()) {
-		ret = sw_unload_any();
+	if (swt_module_file_present()) {
+		ret = swt_unload_any();
 		if (ret)
 			return ret;
-		ret = sw_load(params);
+		ret = swt_load(params);
 		if (ret)
 			return ret;
-		if (!sw_debugfs_present()) {
-			sw_set_error("loaded, but there is no %s", sw_debugfs_dir());
+		if (!swt_debugfs_present()) {
+			swt_set_error("loaded, but there is no %s", swt_debugfs_dir());
 			return -ENOENT;
 		}
 		return 0;
@@ -280,46 +280,46 @@ int sw_start(const char *params)
 	/* Only the instance already loaded: it must run the geometry asked for */
 	if (params && *params) {
 		if (strncmp(params, "geometry=", 9)) {
-			sw_set_error("needs to load %s with '%s'", SW_MODULE_NAME, params);
-			return SW_SKIP;
+			swt_set_error("needs to load %s with '%s'", SWT_MODULE_NAME, params);
+			return SWT_SKIP;
 		}
-		ret = sw_geometry_read(&geo);
+		ret = swt_geometry_read(&geo);
 		if (ret)
 			return ret;
 		if (strcmp(geo.wheel, params + 9)) {
-			sw_set_error("the %s wheel is loaded, not %s", geo.wheel, params + 9);
-			return SW_SKIP;
+			swt_set_error("the %s wheel is loaded, not %s", geo.wheel, params + 9);
+			return SWT_SKIP;
 		}
 	}
-	sw_control("stop");	/* fails if nothing runs: that is fine */
-	ret = sw_control("cancel-all");
+	swt_control("stop");	/* fails if nothing runs: that is fine */
+	ret = swt_control("cancel-all");
 	if (!ret)
-		ret = sw_control("reset");
+		ret = swt_control("reset");
 	return ret;
 }
 
-int sw_finish(void)
+int swt_finish(void)
 {
-	if (!sw_loaded_here || !sw_module_loaded())
+	if (!swt_loaded_here || !swt_module_loaded())
 		return 0;
-	return sw_unload();
+	return swt_unload();
 }
 
 /* Key value files */
 
-int sw_kv_read(struct sw_kv *kv, const char *rel)
+int swt_kv_read(struct swt_kv *kv, const char *rel)
 {
 	char path[PATH_MAX], *p, *next, *end;
 	size_t cap = 0;
 	int ret;
 
 	memset(kv, 0, sizeof(*kv));
-	sw_debugfs_path(path, sizeof(path), rel);
-	ret = sw_read_file(path, &kv->buf);
+	swt_debugfs_path(path, sizeof(path), rel);
+	ret = swt_read_file(path, &kv->buf);
 	if (ret)
 		return ret;
 	for (p = kv->buf; *p; p = next) {
-		struct sw_kv_line *line;
+		struct swt_kv_line *line;
 
 		next = p + strcspn(p, "\n");
 		if (*next)
@@ -334,7 +334,7 @@ int sw_kv_read(struct sw_kv *kv, const char *rel)
 			cap = cap ? 2 * cap : 64;
 			line = realloc(kv->line, cap * sizeof(*line));
 			if (!line) {
-				sw_kv_free(kv);
+				swt_kv_free(kv);
 				return -ENOMEM;
 			}
 			kv->line = line;
@@ -349,14 +349,14 @@ int sw_kv_read(struct sw_kv *kv, const char *rel)
 	return 0;
 }
 
-void sw_kv_free(struct sw_kv *kv)
+void swt_kv_free(struct swt_kv *kv)
 {
 	free(kv->line);
 	free(kv->buf);
 	memset(kv, 0, sizeof(*kv));
 }
 
-const char *sw_kv_str(const struct sw_kv *kv, const char *key)
+const char *swt_kv_str(const struct swt_kv *kv, const char *key)
 {
 	size_t i;
 
@@ -366,7 +366,7 @@ const char *sw_kv_str(const struct sw_kv *kv, const char *key)
 	return NULL;
 }
 
-static int sw_parse_u64(const char *s, size_t len, u64 *out)
+static int swt_parse_u64(const char *s, size_t len, u64 *out)
 {
 	char buf[32], *end;
 	unsigned long long v;
@@ -383,23 +383,23 @@ static int sw_parse_u64(const char *s, size_t len, u64 *out)
 	return 0;
 }
 
-int sw_kv_u64(const struct sw_kv *kv, const char *key, u64 *val)
+int swt_kv_u64(const struct swt_kv *kv, const char *key, u64 *val)
 {
-	const char *s = sw_kv_str(kv, key);
+	const char *s = swt_kv_str(kv, key);
 
 	if (!s) {
-		sw_set_error("no '%s' line", key);
+		swt_set_error("no '%s' line", key);
 		return -ENOENT;
 	}
-	if (sw_parse_u64(s, strlen(s), val)) {
-		sw_set_error("'%s %s': not a number", key, s);
+	if (swt_parse_u64(s, strlen(s), val)) {
+		swt_set_error("'%s %s': not a number", key, s);
 		return -EINVAL;
 	}
 	return 0;
 }
 
 /* The word after the word @key in @s, and its length */
-static const char *sw_field(const char *s, const char *key, size_t *len)
+static const char *swt_field(const char *s, const char *key, size_t *len)
 {
 	size_t klen = strlen(key), n;
 
@@ -418,32 +418,32 @@ static const char *sw_field(const char *s, const char *key, size_t *len)
 	}
 }
 
-int sw_field_u64(const char *val, const char *key, u64 *out)
+int swt_field_u64(const char *val, const char *key, u64 *out)
 {
 	const char *s;
 	size_t len;
 
-	s = sw_field(val, key, &len);
+	s = swt_field(val, key, &len);
 	if (!s) {
-		sw_set_error("no '%s' in '%s'", key, val);
+		swt_set_error("no '%s' in '%s'", key, val);
 		return -ENOENT;
 	}
-	if (sw_parse_u64(s, len, out)) {
-		sw_set_error("'%s' in '%s': not a number", key, val);
+	if (swt_parse_u64(s, len, out)) {
+		swt_set_error("'%s' in '%s': not a number", key, val);
 		return -EINVAL;
 	}
 	return 0;
 }
 
-int sw_field_double(const char *val, const char *key, double *out)
+int swt_field_double(const char *val, const char *key, double *out)
 {
 	char buf[32], *end;
 	const char *s;
 	size_t len;
 
-	s = sw_field(val, key, &len);
+	s = swt_field(val, key, &len);
 	if (!s) {
-		sw_set_error("no '%s' in '%s'", key, val);
+		swt_set_error("no '%s' in '%s'", key, val);
 		return -ENOENT;
 	}
 	if (len >= sizeof(buf))
@@ -452,19 +452,19 @@ int sw_field_double(const char *val, const char *key, double *out)
 	buf[len] = '\0';
 	*out = strtod(buf, &end);
 	if (*end || end == buf) {
-		sw_set_error("'%s' in '%s': not a number", key, val);
+		swt_set_error("'%s' in '%s': not a number", key, val);
 		return -EINVAL;
 	}
 	return 0;
 }
 
 /* The level number that starts a "level N ..." value */
-static int sw_level_number(const char *val, unsigned int *lvl)
+static int swt_level_number(const char *val, unsigned int *lvl)
 {
 	u64 n;
 
-	if (sw_parse_u64(val, strcspn(val, " \t"), &n) || n >= SW_MAX_LEVELS) {
-		sw_set_error("bad level line 'level %s'", val);
+	if (swt_parse_u64(val, strcspn(val, " \t"), &n) || n >= SWT_MAX_LEVELS) {
+		swt_set_error("bad level line 'level %s'", val);
 		return -EINVAL;
 	}
 	*lvl = n;
@@ -472,7 +472,7 @@ static int sw_level_number(const char *val, unsigned int *lvl)
 }
 
 /* The rest of a "N word ..." value after @word, or NULL */
-static const char *sw_after_word(const char *val, const char *word)
+static const char *swt_after_word(const char *val, const char *word)
 {
 	size_t len = strlen(word);
 
@@ -486,39 +486,39 @@ static const char *sw_after_word(const char *val, const char *word)
 
 /* geometry */
 
-int sw_geometry_read(struct sw_geometry *geo)
+int swt_geometry_read(struct swt_geometry *geo)
 {
 	u64 hz, levels, buckets, seen = 0;
 	const char *wheel;
-	struct sw_kv kv;
+	struct swt_kv kv;
 	unsigned int lvl;
 	size_t i;
 	int ret;
 
 	memset(geo, 0, sizeof(*geo));
-	ret = sw_kv_read(&kv, "geometry");
+	ret = swt_kv_read(&kv, "geometry");
 	if (ret)
 		return ret;
-	wheel = sw_kv_str(&kv, "wheel");
+	wheel = swt_kv_str(&kv, "wheel");
 	ret = -ENOENT;
 	if (!wheel) {
-		sw_set_error("geometry: no 'wheel' line");
+		swt_set_error("geometry: no 'wheel' line");
 		goto out;
 	}
 	snprintf(geo->wheel, sizeof(geo->wheel), "%s", wheel);
-	ret = sw_kv_u64(&kv, "hz", &hz);
+	ret = swt_kv_u64(&kv, "hz", &hz);
 	if (!ret)
-		ret = sw_kv_u64(&kv, "levels", &levels);
+		ret = swt_kv_u64(&kv, "levels", &levels);
 	if (!ret)
-		ret = sw_kv_u64(&kv, "buckets", &buckets);
+		ret = swt_kv_u64(&kv, "buckets", &buckets);
 	if (!ret)
-		ret = sw_kv_u64(&kv, "cutoff", &geo->cutoff);
+		ret = swt_kv_u64(&kv, "cutoff", &geo->cutoff);
 	if (ret)
 		goto out;
 	ret = -EINVAL;
-	if (!hz || !levels || levels > SW_MAX_LEVELS || !buckets) {
-		sw_set_error("geometry: hz %llu levels %llu buckets %llu",
-			     hz, levels, buckets);
+	if (!hz || !levels || levels > SWT_MAX_LEVELS || !buckets) {
+		swt_set_error("geometry: hz %llu levels %llu buckets %llu",
+			      hz, levels, buckets);
 		goto out;
 	}
 	geo->hz = hz;
@@ -526,43 +526,43 @@ int sw_geometry_read(struct sw_geometry *geo)
 	geo->buckets = buckets;
 
 	for (i = 0; i < kv.nr; i++) {
-		struct sw_geo_level *l;
+		struct swt_geo_level *l;
 		const char *v = kv.line[i].val;
 
 		if (strcmp(kv.line[i].key, "level"))
 			continue;
-		ret = sw_level_number(v, &lvl);
+		ret = swt_level_number(v, &lvl);
 		if (ret)
 			goto out;
 		l = &geo->level[lvl];
-		ret = sw_field_u64(v, "offset", &l->offset);
+		ret = swt_field_u64(v, "offset", &l->offset);
 		if (!ret)
-			ret = sw_field_u64(v, "gran_ticks", &l->gran);
+			ret = swt_field_u64(v, "gran_ticks", &l->gran);
 		if (!ret)
-			ret = sw_field_u64(v, "start_ticks", &l->start);
+			ret = swt_field_u64(v, "start_ticks", &l->start);
 		if (!ret)
-			ret = sw_field_u64(v, "end_ticks", &l->end);
+			ret = swt_field_u64(v, "end_ticks", &l->end);
 		if (!ret)
-			ret = sw_field_double(v, "gran_ms", &l->gran_ms);
+			ret = swt_field_double(v, "gran_ms", &l->gran_ms);
 		if (!ret)
-			ret = sw_field_double(v, "start_ms", &l->start_ms);
+			ret = swt_field_double(v, "start_ms", &l->start_ms);
 		if (!ret)
-			ret = sw_field_double(v, "end_ms", &l->end_ms);
+			ret = swt_field_double(v, "end_ms", &l->end_ms);
 		if (ret)
 			goto out;
 		seen |= 1ULL << lvl;
 	}
 	ret = 0;
 	if (seen != (1ULL << geo->levels) - 1) {
-		sw_set_error("geometry: %u levels, level lines for 0x%llx", geo->levels, seen);
+		swt_set_error("geometry: %u levels, level lines for 0x%llx", geo->levels, seen);
 		ret = -EINVAL;
 	}
 out:
-	sw_kv_free(&kv);
+	swt_kv_free(&kv);
 	return ret;
 }
 
-unsigned int sw_geo_level_of(const struct sw_geometry *geo, u64 delta)
+unsigned int swt_geo_level_of(const struct swt_geometry *geo, u64 delta)
 {
 	unsigned int lvl;
 
@@ -572,12 +572,12 @@ unsigned int sw_geo_level_of(const struct sw_geometry *geo, u64 delta)
 	return 0;
 }
 
-u64 sw_ticks_to_ms(const struct sw_geometry *geo, u64 ticks)
+u64 swt_ticks_to_ms(const struct swt_geometry *geo, u64 ticks)
 {
 	return (ticks * 1000 + geo->hz - 1) / geo->hz;
 }
 
-u64 sw_ms_to_ticks(const struct sw_geometry *geo, u64 ms)
+u64 swt_ms_to_ticks(const struct swt_geometry *geo, u64 ms)
 {
 	return (ms * geo->hz + 999) / 1000;
 }
@@ -586,126 +586,126 @@ u64 sw_ms_to_ticks(const struct sw_geometry *geo, u64 ms)
 
 /*
  * The keys of the README: @scope says where each must be. Those the tests
- * cannot do without make sw_stats_read() fail when missing from the totals;
- * sw_stats_missing() names any documented one that is missing.
+ * cannot do without make swt_stats_read() fail when missing from the totals;
+ * swt_stats_missing() names any documented one that is missing.
  */
-enum { SW_BOTH, SW_TOTAL, SW_PER_CPU };
+enum { SWT_BOTH, SWT_TOTAL, SWT_PER_CPU };
 
 static const struct {
 	const char *name;
 	size_t off;
 	int scope;
 	bool needed;
-} sw_count_keys[] = {
-#define SW_COUNT_KEY(name, scope, needed) \
-	{ #name, offsetof(struct sw_counts, name), scope, needed }
-	SW_COUNT_KEY(armed, SW_BOTH, true),
-	SW_COUNT_KEY(modified, SW_BOTH, false),
-	SW_COUNT_KEY(cancelled, SW_BOTH, true),
-	SW_COUNT_KEY(expired, SW_BOTH, true),
-	SW_COUNT_KEY(pending, SW_BOTH, true),
-	SW_COUNT_KEY(migrated_in, SW_BOTH, false),
-	SW_COUNT_KEY(migrated_out, SW_BOTH, false),
-	SW_COUNT_KEY(cascaded, SW_BOTH, false),
-	SW_COUNT_KEY(clamped, SW_BOTH, false),
-	SW_COUNT_KEY(early, SW_BOTH, true),
-	SW_COUNT_KEY(wakeups, SW_BOTH, false),
-	SW_COUNT_KEY(workload_wakeups, SW_BOTH, false),
-	SW_COUNT_KEY(runs, SW_BOTH, false),
-	SW_COUNT_KEY(catchup_max, SW_BOTH, false),
-	SW_COUNT_KEY(catchup_runs, SW_BOTH, false),
-	SW_COUNT_KEY(tick_ns_max, SW_BOTH, false),
-	SW_COUNT_KEY(migrated, SW_TOTAL, false),
-	SW_COUNT_KEY(alive, SW_TOTAL, false),
-	SW_COUNT_KEY(online, SW_PER_CPU, false),
-#undef SW_COUNT_KEY
+} swt_count_keys[] = {
+#define SWT_COUNT_KEY(name, scope, needed) \
+	{ #name, offsetof(struct swt_counts, name), scope, needed }
+	SWT_COUNT_KEY(armed, SWT_BOTH, true),
+	SWT_COUNT_KEY(modified, SWT_BOTH, false),
+	SWT_COUNT_KEY(cancelled, SWT_BOTH, true),
+	SWT_COUNT_KEY(expired, SWT_BOTH, true),
+	SWT_COUNT_KEY(pending, SWT_BOTH, true),
+	SWT_COUNT_KEY(migrated_in, SWT_BOTH, false),
+	SWT_COUNT_KEY(migrated_out, SWT_BOTH, false),
+	SWT_COUNT_KEY(cascaded, SWT_BOTH, false),
+	SWT_COUNT_KEY(clamped, SWT_BOTH, false),
+	SWT_COUNT_KEY(early, SWT_BOTH, true),
+	SWT_COUNT_KEY(wakeups, SWT_BOTH, false),
+	SWT_COUNT_KEY(workload_wakeups, SWT_BOTH, false),
+	SWT_COUNT_KEY(runs, SWT_BOTH, false),
+	SWT_COUNT_KEY(catchup_max, SWT_BOTH, false),
+	SWT_COUNT_KEY(catchup_runs, SWT_BOTH, false),
+	SWT_COUNT_KEY(tick_ns_max, SWT_BOTH, false),
+	SWT_COUNT_KEY(migrated, SWT_TOTAL, false),
+	SWT_COUNT_KEY(alive, SWT_TOTAL, false),
+	SWT_COUNT_KEY(online, SWT_PER_CPU, false),
+#undef SWT_COUNT_KEY
 };
 
-#define SW_NR_COUNT_KEYS	ARRAY_SIZE(sw_count_keys)
+#define SWT_NR_COUNT_KEYS	ARRAY_SIZE(swt_count_keys)
 
-static int sw_count_key(const char *name)
+static int swt_count_key(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < SW_NR_COUNT_KEYS; i++)
-		if (!strcmp(sw_count_keys[i].name, name))
+	for (i = 0; i < SWT_NR_COUNT_KEYS; i++)
+		if (!strcmp(swt_count_keys[i].name, name))
 			return i;
 	return -1;
 }
 
-static u64 *sw_count_field(struct sw_counts *c, size_t off)
+static u64 *swt_count_field(struct swt_counts *c, size_t off)
 {
 	return (u64 *)((char *)c + off);
 }
 
-static u64 sw_count_get(const struct sw_counts *c, size_t off)
+static u64 swt_count_get(const struct swt_counts *c, size_t off)
 {
 	return *(const u64 *)((const char *)c + off);
 }
 
-int sw_stats_read(struct sw_stats *st)
+int swt_stats_read(struct swt_stats *st)
 {
-	struct sw_kv kv;
+	struct swt_kv kv;
 	size_t i;
 	int ret, k;
 
 	memset(st, 0, sizeof(*st));
-	ret = sw_kv_read(&kv, "stats");
+	ret = swt_kv_read(&kv, "stats");
 	if (ret)
 		return ret;
 	for (i = 0; i < kv.nr; i++) {
 		const char *key = kv.line[i].key, *val = kv.line[i].val;
-		struct sw_counts *c = &st->total;
+		struct swt_counts *c = &st->total;
 		unsigned long cpu = 0;
 		char *end;
 		u64 v;
 
 		if (!strncmp(key, "cpu", 3) && isdigit((unsigned char)key[3])) {
 			cpu = strtoul(key + 3, &end, 10);
-			if (*end != '.' || cpu >= SW_MAX_CPUS)
+			if (*end != '.' || cpu >= SWT_MAX_CPUS)
 				continue;
 			key = end + 1;
 			c = &st->cpu[cpu];
 			st->has_cpu[cpu] = true;
 		}
-		k = sw_count_key(key);
+		k = swt_count_key(key);
 		if (k < 0)
 			continue;
-		if (sw_parse_u64(val, strlen(val), &v)) {
-			sw_set_error("stats: '%s %s': not a number", kv.line[i].key, val);
+		if (swt_parse_u64(val, strlen(val), &v)) {
+			swt_set_error("stats: '%s %s': not a number", kv.line[i].key, val);
 			ret = -EINVAL;
 			break;
 		}
-		*sw_count_field(c, sw_count_keys[k].off) = v;
+		*swt_count_field(c, swt_count_keys[k].off) = v;
 		c->seen |= 1U << k;
 	}
-	for (k = 0; !ret && k < (int)SW_NR_COUNT_KEYS; k++) {
-		if (sw_count_keys[k].needed && !(st->total.seen & (1U << k))) {
-			sw_set_error("stats: no '%s' line", sw_count_keys[k].name);
+	for (k = 0; !ret && k < (int)SWT_NR_COUNT_KEYS; k++) {
+		if (swt_count_keys[k].needed && !(st->total.seen & (1U << k))) {
+			swt_set_error("stats: no '%s' line", swt_count_keys[k].name);
 			ret = -ENOENT;
 		}
 	}
-	sw_kv_free(&kv);
+	swt_kv_free(&kv);
 	return ret;
 }
 
-const char *sw_stats_missing(const struct sw_stats *st, int cpu)
+const char *swt_stats_missing(const struct swt_stats *st, int cpu)
 {
-	const struct sw_counts *c = cpu < 0 ? &st->total : &st->cpu[cpu];
+	const struct swt_counts *c = cpu < 0 ? &st->total : &st->cpu[cpu];
 	size_t k;
 
-	for (k = 0; k < SW_NR_COUNT_KEYS; k++) {
-		if (sw_count_keys[k].scope == (cpu < 0 ? SW_PER_CPU : SW_TOTAL))
+	for (k = 0; k < SWT_NR_COUNT_KEYS; k++) {
+		if (swt_count_keys[k].scope == (cpu < 0 ? SWT_PER_CPU : SWT_TOTAL))
 			continue;
 		if (!(c->seen & (1U << k)))
-			return sw_count_keys[k].name;
+			return swt_count_keys[k].name;
 	}
 	return NULL;
 }
 
-bool sw_stats_sane(const struct sw_stats *st, char *why, size_t size)
+bool swt_stats_sane(const struct swt_stats *st, char *why, size_t size)
 {
-	const struct sw_counts *t = &st->total, *c;
+	const struct swt_counts *t = &st->total, *c;
 	unsigned int cpu;
 
 	if (t->early) {
@@ -718,7 +718,7 @@ bool sw_stats_sane(const struct sw_stats *st, char *why, size_t size)
 		return false;
 	}
 	/* Per CPU, with the timers moved in and out by hotplug */
-	for (cpu = 0; cpu < SW_MAX_CPUS; cpu++) {
+	for (cpu = 0; cpu < SWT_MAX_CPUS; cpu++) {
 		c = &st->cpu[cpu];
 		if (!st->has_cpu[cpu] ||
 		    c->armed + c->migrated_in == c->expired + c->cancelled + c->pending +
@@ -734,175 +734,175 @@ bool sw_stats_sane(const struct sw_stats *st, char *why, size_t size)
 }
 
 /* The figures that count timers; the others move on their own */
-static const char * const sw_timer_keys[] = {
+static const char * const swt_timer_keys[] = {
 	"armed", "modified", "cancelled", "expired", "pending", "migrated_in", "migrated_out",
 	"cascaded", "clamped", "early", "migrated", "alive",
 };
 
-static bool sw_same_counts(const struct sw_counts *a, const struct sw_counts *b,
-			   const char *prefix, char *why, size_t size)
+static bool swt_same_counts(const struct swt_counts *a, const struct swt_counts *b,
+			    const char *prefix, char *why, size_t size)
 {
 	u64 va, vb;
 	size_t i, off;
 
-	for (i = 0; i < ARRAY_SIZE(sw_timer_keys); i++) {
-		off = sw_count_keys[sw_count_key(sw_timer_keys[i])].off;
-		va = sw_count_get(a, off);
-		vb = sw_count_get(b, off);
+	for (i = 0; i < ARRAY_SIZE(swt_timer_keys); i++) {
+		off = swt_count_keys[swt_count_key(swt_timer_keys[i])].off;
+		va = swt_count_get(a, off);
+		vb = swt_count_get(b, off);
 		if (va != vb) {
 			snprintf(why, size, "%s%s went from %llu to %llu",
-				 prefix, sw_timer_keys[i], va, vb);
+				 prefix, swt_timer_keys[i], va, vb);
 			return false;
 		}
 	}
 	return true;
 }
 
-bool sw_stats_same_timers(const struct sw_stats *a, const struct sw_stats *b,
-			  char *why, size_t size)
+bool swt_stats_same_timers(const struct swt_stats *a, const struct swt_stats *b,
+			   char *why, size_t size)
 {
 	char prefix[32];
 	unsigned int cpu;
 
-	if (!sw_same_counts(&a->total, &b->total, "", why, size))
+	if (!swt_same_counts(&a->total, &b->total, "", why, size))
 		return false;
-	for (cpu = 0; cpu < SW_MAX_CPUS; cpu++) {
+	for (cpu = 0; cpu < SWT_MAX_CPUS; cpu++) {
 		if (!a->has_cpu[cpu] && !b->has_cpu[cpu])
 			continue;
 		snprintf(prefix, sizeof(prefix), "cpu%u.", cpu);
-		if (!sw_same_counts(&a->cpu[cpu], &b->cpu[cpu], prefix, why, size))
+		if (!swt_same_counts(&a->cpu[cpu], &b->cpu[cpu], prefix, why, size))
 			return false;
 	}
 	return true;
 }
 
-u64 sw_stats_cpu_sum(const struct sw_stats *st, size_t field)
+u64 swt_stats_cpu_sum(const struct swt_stats *st, size_t field)
 {
 	u64 sum = 0;
 	unsigned int cpu;
 
-	for (cpu = 0; cpu < SW_MAX_CPUS; cpu++)
+	for (cpu = 0; cpu < SWT_MAX_CPUS; cpu++)
 		if (st->has_cpu[cpu])
-			sum += sw_count_get(&st->cpu[cpu], field);
+			sum += swt_count_get(&st->cpu[cpu], field);
 	return sum;
 }
 
 /* lateness */
 
-int sw_lateness_read(struct sw_lateness *lt)
+int swt_lateness_read(struct swt_lateness *lt)
 {
-	struct sw_kv kv;
+	struct swt_kv kv;
 	unsigned int lvl;
 	const char *rest;
 	size_t i;
 	int ret = 0;
 
 	memset(lt, 0, sizeof(*lt));
-	ret = sw_kv_read(&kv, "lateness");
+	ret = swt_kv_read(&kv, "lateness");
 	if (ret)
 		return ret;
 	for (i = 0; !ret && i < kv.nr; i++) {
 		const char *key = kv.line[i].key, *v = kv.line[i].val;
 
 		if (!strcmp(key, "level")) {
-			struct sw_late_level *l;
+			struct swt_late_level *l;
 
-			ret = sw_level_number(v, &lvl);
+			ret = swt_level_number(v, &lvl);
 			if (ret)
 				break;
 			l = &lt->level[lvl];
 			if (lvl >= lt->levels)
 				lt->levels = lvl + 1;
-			rest = sw_after_word(v, "hist");
+			rest = swt_after_word(v, "hist");
 			if (rest) {
 				snprintf(l->hist, sizeof(l->hist), "%s", rest);
 				continue;
 			}
 			l->present = true;
-			ret = sw_field_u64(v, "gran", &l->gran);
+			ret = swt_field_u64(v, "gran", &l->gran);
 			if (!ret)
-				ret = sw_field_u64(v, "expired", &l->expired);
+				ret = swt_field_u64(v, "expired", &l->expired);
 			if (!ret && l->expired)
-				ret = sw_field_u64(v, "late_min", &l->late_min);
+				ret = swt_field_u64(v, "late_min", &l->late_min);
 			if (!ret && l->expired)
-				ret = sw_field_u64(v, "late_max", &l->late_max);
+				ret = swt_field_u64(v, "late_max", &l->late_max);
 		} else if (!strcmp(key, "delivery")) {
 			if (!strncmp(v, "hist", 4) && (!v[4] || isspace((unsigned char)v[4]))) {
 				rest = v + 4 + strspn(v + 4, " \t");
 				snprintf(lt->delivery_hist, sizeof(lt->delivery_hist), "%s", rest);
 				continue;
 			}
-			ret = sw_field_u64(v, "expired", &lt->delivery_expired);
+			ret = swt_field_u64(v, "expired", &lt->delivery_expired);
 			if (!ret && lt->delivery_expired)
-				ret = sw_field_u64(v, "delay_min", &lt->delay_min);
+				ret = swt_field_u64(v, "delay_min", &lt->delay_min);
 			if (!ret && lt->delivery_expired)
-				ret = sw_field_u64(v, "delay_max", &lt->delay_max);
+				ret = swt_field_u64(v, "delay_max", &lt->delay_max);
 		}
 	}
 	if (ret)
-		sw_set_error("lateness: %s", sw_error());
-	sw_kv_free(&kv);
+		swt_set_error("lateness: %s", swt_error());
+	swt_kv_free(&kv);
 	return ret;
 }
 
 /* cpuN/wheel */
 
-int sw_wheel_read(unsigned int cpu, struct sw_wheel *w)
+int swt_wheel_read(unsigned int cpu, struct swt_wheel *w)
 {
 	char rel[64];
 	const char *next;
-	struct sw_kv kv;
+	struct swt_kv kv;
 	unsigned int lvl;
 	size_t i;
 	int ret;
 
 	memset(w, 0, sizeof(*w));
 	snprintf(rel, sizeof(rel), "cpu%u/wheel", cpu);
-	ret = sw_kv_read(&kv, rel);
+	ret = swt_kv_read(&kv, rel);
 	if (ret)
 		return ret;
-	ret = sw_kv_u64(&kv, "clk", &w->clk);
+	ret = swt_kv_u64(&kv, "clk", &w->clk);
 	if (!ret)
-		ret = sw_kv_u64(&kv, "jiffies", &w->jiffies);
+		ret = swt_kv_u64(&kv, "jiffies", &w->jiffies);
 	if (!ret)
-		ret = sw_kv_u64(&kv, "pending", &w->pending);
+		ret = swt_kv_u64(&kv, "pending", &w->pending);
 	if (!ret) {
-		next = sw_kv_str(&kv, "next_expiry");
+		next = swt_kv_str(&kv, "next_expiry");
 		if (!next) {
-			sw_set_error("no 'next_expiry' line");
+			swt_set_error("no 'next_expiry' line");
 			ret = -ENOENT;
 		} else if (strcmp(next, "none")) {
-			ret = sw_kv_u64(&kv, "next_expiry", &w->next_expiry);
+			ret = swt_kv_u64(&kv, "next_expiry", &w->next_expiry);
 			w->has_next = true;
 		}
 	}
 	for (i = 0; !ret && i < kv.nr; i++) {
-		struct sw_wheel_level *l;
+		struct swt_wheel_level *l;
 		const char *v = kv.line[i].val;
 
 		if (strcmp(kv.line[i].key, "level"))
 			continue;
-		ret = sw_level_number(v, &lvl);
+		ret = swt_level_number(v, &lvl);
 		if (ret)
 			break;
 		l = &w->level[lvl];
 		if (lvl >= w->levels)
 			w->levels = lvl + 1;
-		ret = sw_field_u64(v, "normal_buckets", &l->normal_buckets);
+		ret = swt_field_u64(v, "normal_buckets", &l->normal_buckets);
 		if (!ret)
-			ret = sw_field_u64(v, "normal_timers", &l->normal_timers);
+			ret = swt_field_u64(v, "normal_timers", &l->normal_timers);
 		if (!ret)
-			ret = sw_field_u64(v, "deferrable_buckets", &l->deferrable_buckets);
+			ret = swt_field_u64(v, "deferrable_buckets", &l->deferrable_buckets);
 		if (!ret)
-			ret = sw_field_u64(v, "deferrable_timers", &l->deferrable_timers);
+			ret = swt_field_u64(v, "deferrable_timers", &l->deferrable_timers);
 	}
 	if (ret)
-		sw_set_error("%s: %s", rel, sw_error());
-	sw_kv_free(&kv);
+		swt_set_error("%s: %s", rel, swt_error());
+	swt_kv_free(&kv);
 	return ret;
 }
 
-u64 sw_wheel_normal(const struct sw_wheel *w)
+u64 swt_wheel_normal(const struct swt_wheel *w)
 {
 	u64 sum = 0;
 	unsigned int lvl;
@@ -912,7 +912,7 @@ u64 sw_wheel_normal(const struct sw_wheel *w)
 	return sum;
 }
 
-u64 sw_wheel_deferrable(const struct sw_wheel *w)
+u64 swt_wheel_deferrable(const struct swt_wheel *w)
 {
 	u64 sum = 0;
 	unsigned int lvl;
@@ -922,53 +922,53 @@ u64 sw_wheel_deferrable(const struct sw_wheel *w)
 	return sum;
 }
 
-int sw_jiffies(u64 *j)
+int swt_jiffies(u64 *j)
 {
-	bool online[SW_MAX_CPUS];
-	struct sw_wheel w;
+	bool online[SWT_MAX_CPUS];
+	struct swt_wheel w;
 	unsigned int cpu;
 	int ret;
 
-	sw_online_mask(online);
-	for (cpu = 0; cpu < SW_MAX_CPUS; cpu++) {
+	swt_online_mask(online);
+	for (cpu = 0; cpu < SWT_MAX_CPUS; cpu++) {
 		if (!online[cpu])
 			continue;
-		ret = sw_wheel_read(cpu, &w);
+		ret = swt_wheel_read(cpu, &w);
 		if (!ret)
 			*j = w.jiffies;
 		return ret;
 	}
-	sw_set_error("no online CPU");
+	swt_set_error("no online CPU");
 	return -ENODEV;
 }
 
 /* control */
 
-int sw_control_raw(const char *buf, size_t len)
+int swt_control_raw(const char *buf, size_t len)
 {
 	char path[PATH_MAX];
 
-	sw_debugfs_path(path, sizeof(path), "control");
-	return sw_write_file(path, buf, len);
+	swt_debugfs_path(path, sizeof(path), "control");
+	return swt_write_file(path, buf, len);
 }
 
-int sw_bench_write(const char *words)
+int swt_bench_write(const char *words)
 {
 	char path[PATH_MAX];
 
-	sw_debugfs_path(path, sizeof(path), "bench");
-	return sw_write_file(path, words, strlen(words));
+	swt_debugfs_path(path, sizeof(path), "bench");
+	return swt_write_file(path, words, strlen(words));
 }
 
-int sw_bench_read(char **report)
+int swt_bench_read(char **report)
 {
 	char path[PATH_MAX];
 
-	sw_debugfs_path(path, sizeof(path), "bench");
-	return sw_read_file(path, report);
+	swt_debugfs_path(path, sizeof(path), "bench");
+	return swt_read_file(path, report);
 }
 
-int sw_control(const char *fmt, ...)
+int swt_control(const char *fmt, ...)
 {
 	char cmd[1024];
 	va_list ap;
@@ -982,28 +982,28 @@ int sw_control(const char *fmt, ...)
 	/* As echo(1) writes it */
 	cmd[len++] = '\n';
 	cmd[len] = '\0';
-	return sw_control_raw(cmd, len);
+	return swt_control_raw(cmd, len);
 }
 
 /* Ticks compared as the kernel compares jiffies */
-static u64 sw_later(u64 a, u64 b)
+static u64 swt_later(u64 a, u64 b)
 {
 	return (s64)(a - b) > 0 ? a : b;
 }
 
-static u64 sw_earlier(u64 a, u64 b)
+static u64 swt_earlier(u64 a, u64 b)
 {
 	return (s64)(a - b) < 0 ? a : b;
 }
 
-int sw_arm(const struct sw_geometry *geo, struct sw_arm *a)
+int swt_arm(const struct swt_geometry *geo, struct swt_arm *a)
 {
-	u64 clk_before[SW_MAX_CPUS], clk_after[SW_MAX_CPUS], e_max;
+	u64 clk_before[SWT_MAX_CPUS], clk_after[SWT_MAX_CPUS], e_max;
 	const char *unit = a->ms ? "ms" : "";
-	bool target[SW_MAX_CPUS] = { false };
+	bool target[SWT_MAX_CPUS] = { false };
 	bool first = true;
 	char delta[64], cpu[32];
-	struct sw_wheel w;
+	struct swt_wheel w;
 	unsigned int c, lvl;
 	int ret;
 
@@ -1011,7 +1011,7 @@ int sw_arm(const struct sw_geometry *geo, struct sw_arm *a)
 		a->hi = a->lo;
 	if (a->ms) {
 		a->tmin = a->lo * geo->hz / 1000;
-		a->tmax = sw_ms_to_ticks(geo, a->hi);
+		a->tmax = swt_ms_to_ticks(geo, a->hi);
 	} else {
 		a->tmin = a->lo;
 		a->tmax = a->hi;
@@ -1027,13 +1027,13 @@ int sw_arm(const struct sw_geometry *geo, struct sw_arm *a)
 		 delta, cpu, a->extra ? " " : "", a->extra ? a->extra : "");
 
 	if (a->cpu < 0)
-		sw_online_mask(target);
-	else if (a->cpu < SW_MAX_CPUS)
+		swt_online_mask(target);
+	else if (a->cpu < SWT_MAX_CPUS)
 		target[a->cpu] = true;
-	for (c = 0; c < SW_MAX_CPUS; c++) {
+	for (c = 0; c < SWT_MAX_CPUS; c++) {
 		if (!target[c])
 			continue;
-		ret = sw_wheel_read(c, &w);
+		ret = swt_wheel_read(c, &w);
 		if (ret)
 			return ret;
 		clk_before[c] = w.clk;
@@ -1041,14 +1041,14 @@ int sw_arm(const struct sw_geometry *geo, struct sw_arm *a)
 			a->j_before = w.jiffies;
 		first = false;
 	}
-	ret = sw_control("%s", a->cmd);
+	ret = swt_control("%s", a->cmd);
 	if (ret)
 		return ret;
 	first = true;
-	for (c = 0; c < SW_MAX_CPUS; c++) {
+	for (c = 0; c < SWT_MAX_CPUS; c++) {
 		if (!target[c])
 			continue;
-		ret = sw_wheel_read(c, &w);
+		ret = swt_wheel_read(c, &w);
 		if (ret)
 			return ret;
 		clk_after[c] = w.clk;
@@ -1066,72 +1066,72 @@ int sw_arm(const struct sw_geometry *geo, struct sw_arm *a)
 	 */
 	e_max = a->j_after;
 	a->first_tick = a->j_before + a->tmin + 1;
-	a->lvl_lo = sw_geo_level_of(geo, a->tmin);
-	a->lvl_hi = sw_geo_level_of(geo, a->tmax);
-	for (c = 0; c < SW_MAX_CPUS; c++) {
+	a->lvl_lo = swt_geo_level_of(geo, a->tmin);
+	a->lvl_hi = swt_geo_level_of(geo, a->tmax);
+	for (c = 0; c < SWT_MAX_CPUS; c++) {
 		s64 dmin;
 		u64 dmax;
 
 		if (!target[c])
 			continue;
-		a->first_tick = sw_earlier(a->first_tick, clk_before[c] + a->tmin + 1);
+		a->first_tick = swt_earlier(a->first_tick, clk_before[c] + a->tmin + 1);
 		dmin = (s64)(a->j_before + a->tmin - clk_after[c]);
-		lvl = sw_geo_level_of(geo, dmin > 0 ? dmin : 0);
+		lvl = swt_geo_level_of(geo, dmin > 0 ? dmin : 0);
 		if (lvl < a->lvl_lo)
 			a->lvl_lo = lvl;
 		dmax = a->tmax;
 		if ((s64)(a->j_after - clk_before[c]) > 0)
 			dmax += a->j_after - clk_before[c];
-		lvl = sw_geo_level_of(geo, dmax);
+		lvl = swt_geo_level_of(geo, dmax);
 		if (lvl > a->lvl_hi)
 			a->lvl_hi = lvl;
 		/* An expiry behind the clock runs on the clock's next tick */
-		e_max = sw_later(e_max, clk_after[c]);
+		e_max = swt_later(e_max, clk_after[c]);
 	}
 	a->last_tick = e_max + a->tmax + geo->level[a->lvl_hi].gran;
 	return 0;
 }
 
-int sw_wait_tick(const struct sw_geometry *geo, u64 tick)
+int swt_wait_tick(const struct swt_geometry *geo, u64 tick)
 {
-	u64 j, last = 0, moved = sw_now_ms(), ms;
+	u64 j, last = 0, moved = swt_now_ms(), ms;
 	int ret;
 
 	for (;;) {
-		ret = sw_jiffies(&j);
+		ret = swt_jiffies(&j);
 		if (ret)
 			return ret;
 		if ((s64)(j - tick) >= 0)
 			return 0;
 		if (j != last) {
 			last = j;
-			moved = sw_now_ms();
-		} else if (sw_now_ms() - moved > 5000) {
-			sw_set_error("jiffies stuck at %llu for 5 s", j);
+			moved = swt_now_ms();
+		} else if (swt_now_ms() - moved > 5000) {
+			swt_set_error("jiffies stuck at %llu for 5 s", j);
 			return -ETIME;
 		}
-		ms = sw_ticks_to_ms(geo, tick - j);
-		sw_sleep_ms(ms < 1 ? 1 : ms > 200 ? 200 : ms);
+		ms = swt_ticks_to_ms(geo, tick - j);
+		swt_sleep_ms(ms < 1 ? 1 : ms > 200 ? 200 : ms);
 	}
 }
 
 /* CPUs */
 
 /* The CPUs of a cpulist file such as "0-3,5"; returns the highest + 1 */
-static unsigned int sw_cpulist(const char *path, bool mask[SW_MAX_CPUS])
+static unsigned int swt_cpulist(const char *path, bool mask[SWT_MAX_CPUS])
 {
 	unsigned long lo, hi, cpu, nr = 0;
 	char *buf, *p, *end;
 
-	memset(mask, 0, SW_MAX_CPUS * sizeof(mask[0]));
-	if (sw_read_file(path, &buf))
+	memset(mask, 0, SWT_MAX_CPUS * sizeof(mask[0]));
+	if (swt_read_file(path, &buf))
 		return 0;
 	for (p = buf; isdigit((unsigned char)*p); p = end) {
 		lo = strtoul(p, &end, 10);
 		hi = lo;
 		if (*end == '-')
 			hi = strtoul(end + 1, &end, 10);
-		for (cpu = lo; cpu <= hi && cpu < SW_MAX_CPUS; cpu++)
+		for (cpu = lo; cpu <= hi && cpu < SWT_MAX_CPUS; cpu++)
 			mask[cpu] = true;
 		if (hi + 1 > nr)
 			nr = hi + 1;
@@ -1142,26 +1142,26 @@ static unsigned int sw_cpulist(const char *path, bool mask[SW_MAX_CPUS])
 	return nr;
 }
 
-static void sw_online_mask(bool mask[SW_MAX_CPUS])
+static void swt_online_mask(bool mask[SWT_MAX_CPUS])
 {
-	sw_cpulist(SW_SYSFS_CPU "/online", mask);
+	swt_cpulist(SWT_SYSFS_CPU "/online", mask);
 }
 
-bool sw_cpu_online(unsigned int cpu)
+bool swt_cpu_online(unsigned int cpu)
 {
-	bool mask[SW_MAX_CPUS];
+	bool mask[SWT_MAX_CPUS];
 
-	sw_online_mask(mask);
-	return cpu < SW_MAX_CPUS && mask[cpu];
+	swt_online_mask(mask);
+	return cpu < SWT_MAX_CPUS && mask[cpu];
 }
 
-unsigned int sw_cpus_online(unsigned int cpus[SW_MAX_CPUS])
+unsigned int swt_cpus_online(unsigned int cpus[SWT_MAX_CPUS])
 {
-	bool mask[SW_MAX_CPUS];
+	bool mask[SWT_MAX_CPUS];
 	unsigned int cpu, n = 0;
 
-	sw_online_mask(mask);
-	for (cpu = 0; cpu < SW_MAX_CPUS; cpu++) {
+	swt_online_mask(mask);
+	for (cpu = 0; cpu < SWT_MAX_CPUS; cpu++) {
 		if (!mask[cpu])
 			continue;
 		if (cpus)
@@ -1171,29 +1171,29 @@ unsigned int sw_cpus_online(unsigned int cpus[SW_MAX_CPUS])
 	return n;
 }
 
-unsigned int sw_cpus_possible(void)
+unsigned int swt_cpus_possible(void)
 {
-	bool mask[SW_MAX_CPUS];
+	bool mask[SWT_MAX_CPUS];
 
-	return sw_cpulist(SW_SYSFS_CPU "/possible", mask);
+	return swt_cpulist(SWT_SYSFS_CPU "/possible", mask);
 }
 
-int sw_cpu_set_online(unsigned int cpu, bool online)
+int swt_cpu_set_online(unsigned int cpu, bool online)
 {
 	char path[PATH_MAX];
 
-	snprintf(path, sizeof(path), SW_SYSFS_CPU "/cpu%u/online", cpu);
-	return sw_write_file(path, online ? "1" : "0", 1);
+	snprintf(path, sizeof(path), SWT_SYSFS_CPU "/cpu%u/online", cpu);
+	return swt_write_file(path, online ? "1" : "0", 1);
 }
 
-int sw_pin_to_cpu(unsigned int cpu)
+int swt_pin_to_cpu(unsigned int cpu)
 {
 	cpu_set_t set;
 
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set)) {
-		sw_set_error("pin to CPU %u: %s", cpu, strerror(errno));
+		swt_set_error("pin to CPU %u: %s", cpu, strerror(errno));
 		return -errno;
 	}
 	return 0;
@@ -1201,7 +1201,7 @@ int sw_pin_to_cpu(unsigned int cpu)
 
 /* The kernel log */
 
-int sw_kmsg_open(void)
+int swt_kmsg_open(void)
 {
 	int fd;
 
@@ -1212,7 +1212,7 @@ int sw_kmsg_open(void)
 	return fd;
 }
 
-int sw_kmsg_new(int fd, char *last, size_t size)
+int swt_kmsg_new(int fd, char *last, size_t size)
 {
 	char rec[8192];
 	const char *msg;

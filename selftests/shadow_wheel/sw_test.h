@@ -9,7 +9,7 @@
  *  - 6.1's SKIP() in FIXTURE_SETUP still runs the test body: each body
  *    starts with "if (_metadata->skip) return;".
  *  - The tests run in forked children that end with _exit(): messages go
- *    through sw_msg(), which flushes.
+ *    through swt_msg(), which flushes.
  */
 #ifndef _SW_TEST_H
 #define _SW_TEST_H
@@ -19,7 +19,7 @@
 #include "sw_helpers.h"
 
 /* A "# ..." diagnostic line in the TAP output */
-static inline void __printf(1, 2) sw_msg(const char *fmt, ...)
+static inline void __printf(1, 2) swt_msg(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -31,7 +31,7 @@ static inline void __printf(1, 2) sw_msg(const char *fmt, ...)
 	fflush(stdout);
 }
 
-static void sw_exit_skip_if_all_skipped(void)
+static void swt_exit_skip_if_all_skipped(void)
 {
 	if (ksft_plan && ksft_cnt.ksft_xskip == ksft_plan) {
 		fflush(NULL);
@@ -39,39 +39,39 @@ static void sw_exit_skip_if_all_skipped(void)
 	}
 }
 
-static void __attribute__((constructor)) sw_test_init(void)
+static void __attribute__((constructor)) swt_test_init(void)
 {
-	const char *reason = sw_skip_reason();
+	const char *reason = swt_skip_reason();
 
 	if (reason) {
 		ksft_print_header();
 		ksft_exit_skip("%s\n", reason);
 	}
-	atexit(sw_exit_skip_if_all_skipped);
+	atexit(swt_exit_skip_if_all_skipped);
 }
 
 /* The checks every test ends with: early is 0, the counts add up */
-static inline void sw_expect_sane(struct __test_metadata *_metadata)
+static inline void swt_expect_sane(struct __test_metadata *_metadata)
 {
-	struct sw_stats st;
+	struct swt_stats st;
 	char why[256];
 	int ret;
 
-	ret = sw_stats_read(&st);
-	EXPECT_EQ(0, ret) TH_LOG("stats: %s", sw_error());
+	ret = swt_stats_read(&st);
+	EXPECT_EQ(0, ret) TH_LOG("stats: %s", swt_error());
 	if (ret)
 		return;
-	EXPECT_TRUE(sw_stats_sane(&st, why, sizeof(why))) TH_LOG("stats: %s", why);
+	EXPECT_TRUE(swt_stats_sane(&st, why, sizeof(why))) TH_LOG("stats: %s", why);
 }
 
 /* FIXTURE_TEARDOWN of every test: the final checks, then unload */
-static inline void sw_teardown(struct __test_metadata *_metadata)
+static inline void swt_teardown(struct __test_metadata *_metadata)
 {
 	/* An ASSERT that failed in the body leaves the harness's trigger set */
 	_metadata->trigger = 0;
-	if (sw_module_loaded() && sw_debugfs_present())
-		sw_expect_sane(_metadata);
-	EXPECT_EQ(0, sw_finish()) TH_LOG("%s", sw_error());
+	if (swt_module_loaded() && swt_debugfs_present())
+		swt_expect_sane(_metadata);
+	EXPECT_EQ(0, swt_finish()) TH_LOG("%s", swt_error());
 }
 
 #endif /* _SW_TEST_H */
