@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
-#include "sw_test.h"
+#include "lib/swt_test.h"
 
 #define SWT_RUN	"wheel=all timers=2000 ops=2048 ticks=600 gap=200 mean=300 seed=7"
 

@@ -13,7 +13,7 @@
  */
 
 #include "kselftest_harness.h"
-#include "sw_test.h"
+#include "lib/swt_test.h"
 
 #define SWT_COUNT	1000
 #define SWT_DELTA_MS	2000

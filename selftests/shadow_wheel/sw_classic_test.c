@@ -12,7 +12,7 @@
  *    cascaded.
  */
 #include "kselftest_harness.h"
-#include "sw_test.h"
+#include "lib/swt_test.h"
 
 #define SWT_CLASSIC_TIMERS	3000
 #define SWT_CLASSIC_DELTA_MAX	2000	/* ticks: the root and level 1 */

@@ -14,7 +14,7 @@
 #include <stdatomic.h>
 
 #include "kselftest_harness.h"
-#include "sw_test.h"
+#include "lib/swt_test.h"
 
 #define SWT_WRITERS		8
 #define SWT_WRITES		50

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "sw_test.h"
+#include "lib/swt_test.h"
 
 #define SWT_BACKGROUND		100	/* pending through every test */
 #define SWT_RUN_END_MS		6000	/* a run of 1 s has ended by then */

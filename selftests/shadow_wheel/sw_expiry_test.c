@@ -22,7 +22,7 @@
  */
 
 #include "kselftest_harness.h"
-#include "sw_test.h"
+#include "lib/swt_test.h"
 
 #define SWT_WAIT_BUDGET_MS	20000	/* the longest wait for a level's range */
 #define SWT_COUNT		8	/* timers per arm command */

@@ -20,7 +20,7 @@
  */
 
 #include "kselftest_harness.h"
-#include "sw_test.h"
+#include "lib/swt_test.h"
 
 #define SWT_CPU			1
 #define SWT_GRACE_MS		2000	/* for the tasklet to run once they are due */

@@ -24,7 +24,7 @@
 #include <stdatomic.h>
 
 #include "kselftest_harness.h"
-#include "sw_test.h"
+#include "lib/swt_test.h"
 
 #define SWT_IDLE_CPU		1
 #define SWT_DEFERRABLE		50

@@ -14,7 +14,7 @@
 #include <math.h>
 
 #include "kselftest_harness.h"
-#include "sw_test.h"
+#include "lib/swt_test.h"
 
 static const char * const swt_files[] = {
 	"geometry", "stats", "lateness", "control", "cpu0/wheel",

@@ -9,7 +9,7 @@
  */
 
 #include "kselftest_harness.h"
-#include "sw_test.h"
+#include "lib/swt_test.h"
 
 FIXTURE(unload) {
 	struct swt_geometry geo;

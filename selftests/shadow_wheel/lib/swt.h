@@ -1,12 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * shadow-wheel selftests: what the tests share. Loading and unloading the
- * module, reading its debugfs files (README, "debugfs"), writing control
- * commands, CPUs, time. Plain C: every function returns 0 or -errno (or a
- * value), and swt_error() says what went wrong; the checks are in the tests.
+ * shadow-wheel selftests: the library the tests share (lib/), by job:
+ *
+ *  sys.c	errors, time, CPUs, the kernel log
+ *  module.c	loading and unloading the module; the start and end of a test
+ *  debugfs.c	its debugfs files (README, "debugfs"): geometry, lateness,
+ *		cpuN/wheel
+ *  stats.c	the stats file
+ *  control.c	control and bench writes, arming timers, waiting for ticks
+ *
+ * Plain C: every function returns 0 or -errno (or a value), and swt_error()
+ * says what went wrong; the checks are in the tests (swt_test.h joins the
+ * library to kselftest_harness.h).
  */
-#ifndef _SW_HELPERS_H
-#define _SW_HELPERS_H
+#ifndef _SWT_H
+#define _SWT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -37,13 +45,32 @@
 typedef unsigned long long u64;
 typedef long long s64;
 
+/* sys.c */
+
 /* What went wrong in the last helper that failed */
 const char *swt_error(void);
+
+/* Time */
+u64 swt_now_ms(void);
+void swt_sleep_ms(u64 ms);
+
+/* CPUs */
+bool swt_cpu_online(unsigned int cpu);
+/* The online CPUs, listed in @cpus if not NULL; returns how many */
+unsigned int swt_cpus_online(unsigned int cpus[SWT_MAX_CPUS]);
+unsigned int swt_cpus_possible(void);
+int swt_cpu_set_online(unsigned int cpu, bool online);
+int swt_pin_to_cpu(unsigned int cpu);
+
+/* The kernel log: a reader at its end, and how many records came since */
+int swt_kmsg_open(void);
+int swt_kmsg_new(int fd, char *last, size_t size);
+
+/* module.c */
 
 /* Why no test can run here (not root, nothing to test), or NULL */
 const char *swt_skip_reason(void);
 
-/* Module */
 const char *swt_module_path(void);
 bool swt_module_file_present(void);
 bool swt_module_loaded(void);
@@ -62,30 +89,11 @@ int swt_start(const char *params);
 /* Unloads the module if swt_start() loaded it */
 int swt_finish(void);
 
-/* debugfs */
+/* debugfs.c */
+
 const char *swt_debugfs_dir(void);
 bool swt_debugfs_present(void);
 bool swt_debugfs_exists(const char *rel);
-
-/* A "key value" file: lines split at the first blank, in file order */
-struct swt_kv_line {
-	const char *key;
-	const char *val;
-};
-
-struct swt_kv {
-	char *buf;
-	size_t nr;
-	struct swt_kv_line *line;
-};
-
-int swt_kv_read(struct swt_kv *kv, const char *rel);
-void swt_kv_free(struct swt_kv *kv);
-const char *swt_kv_str(const struct swt_kv *kv, const char *key);
-int swt_kv_u64(const struct swt_kv *kv, const char *key, u64 *val);
-/* In a line's value "N k1 v1 k2 v2 ...": the number after the word @key */
-int swt_field_u64(const char *val, const char *key, u64 *out);
-int swt_field_double(const char *val, const char *key, double *out);
 
 /* geometry */
 struct swt_geo_level {
@@ -111,53 +119,6 @@ int swt_geometry_read(struct swt_geometry *geo);
 /* The level a timer goes to when its expiry is @delta ticks past the clock */
 unsigned int swt_geo_level_of(const struct swt_geometry *geo, u64 delta);
 u64 swt_ticks_to_ms(const struct swt_geometry *geo, u64 ticks);
-u64 swt_ms_to_ticks(const struct swt_geometry *geo, u64 ms);
-
-/* stats: the totals and the same keys per CPU */
-struct swt_counts {
-	u64 armed;
-	u64 modified;
-	u64 cancelled;
-	u64 expired;
-	u64 pending;
-	u64 migrated_in;
-	u64 migrated_out;
-	u64 cascaded;
-	u64 clamped;
-	u64 early;
-	u64 wakeups;
-	u64 workload_wakeups;
-	u64 runs;
-	u64 catchup_max;
-	u64 catchup_runs;
-	u64 tick_ns_max;
-	u64 migrated;		/* totals only: each move once */
-	u64 alive;		/* totals only: allocated, not yet freed */
-	u64 online;		/* per CPU only */
-	unsigned int seen;	/* which keys were there */
-};
-
-struct swt_stats {
-	struct swt_counts total;
-	bool has_cpu[SWT_MAX_CPUS];
-	struct swt_counts cpu[SWT_MAX_CPUS];
-};
-
-int swt_stats_read(struct swt_stats *st);
-/*
- * early is 0, armed = expired + cancelled + pending, and per CPU
- * armed + migrated_in = expired + cancelled + pending + migrated_out;
- * else false, and why
- */
-bool swt_stats_sane(const struct swt_stats *st, char *why, size_t size);
-/* A documented key missing from the totals (@cpu < 0) or a CPU's, or NULL */
-const char *swt_stats_missing(const struct swt_stats *st, int cpu);
-/* The timer counts (armed ... early) are the same; else false, which */
-bool swt_stats_same_timers(const struct swt_stats *a, const struct swt_stats *b,
-			   char *why, size_t size);
-/* Sum of one per-CPU figure, by its offset in struct swt_counts */
-u64 swt_stats_cpu_sum(const struct swt_stats *st, size_t field);
-#define SWT_CPU_SUM(st, name)	swt_stats_cpu_sum(st, offsetof(struct swt_counts, name))
 
 /* lateness */
 struct swt_late_level {
@@ -204,6 +165,54 @@ u64 swt_wheel_deferrable(const struct swt_wheel *w);
 /* Jiffies now, as the first online CPU's wheel file shows them */
 int swt_jiffies(u64 *j);
 
+/* stats.c: the totals and the same keys per CPU */
+struct swt_counts {
+	u64 armed;
+	u64 modified;
+	u64 cancelled;
+	u64 expired;
+	u64 pending;
+	u64 migrated_in;
+	u64 migrated_out;
+	u64 cascaded;
+	u64 clamped;
+	u64 early;
+	u64 wakeups;
+	u64 workload_wakeups;
+	u64 runs;
+	u64 catchup_max;
+	u64 catchup_runs;
+	u64 tick_ns_max;
+	u64 migrated;		/* totals only: each move once */
+	u64 alive;		/* totals only: allocated, not yet freed */
+	u64 online;		/* per CPU only */
+	unsigned int seen;	/* which keys were there */
+};
+
+struct swt_stats {
+	struct swt_counts total;
+	bool has_cpu[SWT_MAX_CPUS];
+	struct swt_counts cpu[SWT_MAX_CPUS];
+};
+
+int swt_stats_read(struct swt_stats *st);
+/*
+ * early is 0, armed = expired + cancelled + pending, and per CPU
+ * armed + migrated_in = expired + cancelled + pending + migrated_out;
+ * else false, and why
+ */
+bool swt_stats_sane(const struct swt_stats *st, char *why, size_t size);
+/* A documented key missing from the totals (@cpu < 0) or a CPU's, or NULL */
+const char *swt_stats_missing(const struct swt_stats *st, int cpu);
+/* The timer counts (armed ... early) are the same; else false, which */
+bool swt_stats_same_timers(const struct swt_stats *a, const struct swt_stats *b,
+			   char *why, size_t size);
+/* Sum of one per-CPU figure, by its offset in struct swt_counts */
+u64 swt_stats_cpu_sum(const struct swt_stats *st, size_t field);
+#define SWT_CPU_SUM(st, name)	swt_stats_cpu_sum(st, offsetof(struct swt_counts, name))
+
+/* control.c */
+
 /* control: one command per write(2); 0 or -errno */
 int swt_control(const char *fmt, ...) __printf(1, 2);
 int swt_control_raw(const char *buf, size_t len);
@@ -240,20 +249,4 @@ int swt_arm(const struct swt_geometry *geo, struct swt_arm *a);
 /* Sleep until jiffies reach @tick; 0, or -ETIME if jiffies stop moving */
 int swt_wait_tick(const struct swt_geometry *geo, u64 tick);
 
-/* CPUs */
-bool swt_cpu_online(unsigned int cpu);
-/* The online CPUs, listed in @cpus if not NULL; returns how many */
-unsigned int swt_cpus_online(unsigned int cpus[SWT_MAX_CPUS]);
-unsigned int swt_cpus_possible(void);
-int swt_cpu_set_online(unsigned int cpu, bool online);
-int swt_pin_to_cpu(unsigned int cpu);
-
-/* Time */
-u64 swt_now_ms(void);
-void swt_sleep_ms(u64 ms);
-
-/* The kernel log: a reader at its end, and how many records came since */
-int swt_kmsg_open(void);
-int swt_kmsg_new(int fd, char *last, size_t size);
-
-#endif /* _SW_HELPERS_H */
+#endif /* _SWT_H */

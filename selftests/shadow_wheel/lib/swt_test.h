@@ -11,12 +11,12 @@
  *  - The tests run in forked children that end with _exit(): messages go
  *    through swt_msg(), which flushes.
  */
-#ifndef _SW_TEST_H
-#define _SW_TEST_H
+#ifndef _SWT_TEST_H
+#define _SWT_TEST_H
 
 #include <stdarg.h>
 
-#include "sw_helpers.h"
+#include "swt.h"
 
 /* A "# ..." diagnostic line in the TAP output */
 static inline void __printf(1, 2) swt_msg(const char *fmt, ...)
@@ -74,4 +74,4 @@ static inline void swt_teardown(struct __test_metadata *_metadata)
 	EXPECT_EQ(0, swt_finish()) TH_LOG("%s", swt_error());
 }
 
-#endif /* _SW_TEST_H */
+#endif /* _SWT_TEST_H */
