@@ -37,6 +37,7 @@ struct swt_kv_line {
 };
 
 struct swt_kv {
+	const char *rel;	/* the file, under the debugfs directory */
 	char *buf;
 	size_t nr;
 	struct swt_kv_line *line;
@@ -44,7 +45,5 @@ struct swt_kv {
 
 int swt_kv_read(struct swt_kv *kv, const char *rel);
 void swt_kv_free(struct swt_kv *kv);
-const char *swt_kv_str(const struct swt_kv *kv, const char *key);
-int swt_kv_u64(const struct swt_kv *kv, const char *key, u64 *val);
 
 #endif /* _SWT_LIB_H */
