@@ -2,6 +2,7 @@
 /*
  * shadow-wheel selftests: the stats file.
  */
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -13,50 +14,45 @@
 /* stats */
 
 /*
- * The keys of the README: @scope says where each must be. Those the tests
- * cannot do without make swt_stats_read() fail when missing from the totals;
- * swt_stats_missing() names any documented one that is missing.
+ * The keys of the README, each with where it must be (@scope) and whether
+ * it moves only when timers do (@counts_timers: swt_stats_same_timers()
+ * compares those). Every key of the module's list is @required:
+ * swt_stats_read() fails when one is missing from the totals;
+ * swt_stats_missing() names any key missing where it should be.
  */
-enum { SWT_BOTH, SWT_TOTAL, SWT_PER_CPU };
+enum swt_scope { SWT_BOTH, SWT_TOTAL, SWT_PER_CPU };
 
-static const struct {
+static const struct swt_stats_key {
 	const char *name;
 	size_t off;
-	int scope;
-	bool needed;
-} swt_count_keys[] = {
-#define SWT_COUNT_KEY(name, scope, needed) \
-	{ #name, offsetof(struct swt_counts, name), scope, needed }
-	SWT_COUNT_KEY(armed, SWT_BOTH, true),
-	SWT_COUNT_KEY(modified, SWT_BOTH, false),
-	SWT_COUNT_KEY(cancelled, SWT_BOTH, true),
-	SWT_COUNT_KEY(expired, SWT_BOTH, true),
-	SWT_COUNT_KEY(pending, SWT_BOTH, true),
-	SWT_COUNT_KEY(migrated_in, SWT_BOTH, false),
-	SWT_COUNT_KEY(migrated_out, SWT_BOTH, false),
-	SWT_COUNT_KEY(cascaded, SWT_BOTH, false),
-	SWT_COUNT_KEY(clamped, SWT_BOTH, false),
-	SWT_COUNT_KEY(early, SWT_BOTH, true),
-	SWT_COUNT_KEY(wakeups, SWT_BOTH, false),
-	SWT_COUNT_KEY(workload_wakeups, SWT_BOTH, false),
-	SWT_COUNT_KEY(runs, SWT_BOTH, false),
-	SWT_COUNT_KEY(catchup_max, SWT_BOTH, false),
-	SWT_COUNT_KEY(catchup_runs, SWT_BOTH, false),
-	SWT_COUNT_KEY(tick_ns_max, SWT_BOTH, false),
-	SWT_COUNT_KEY(migrated, SWT_TOTAL, false),
-	SWT_COUNT_KEY(alive, SWT_TOTAL, false),
-	SWT_COUNT_KEY(online, SWT_PER_CPU, false),
-#undef SWT_COUNT_KEY
+	enum swt_scope scope;
+	bool counts_timers;
+	bool required;
+} swt_stats_keys[] = {
+#define SWT_KEY(name, scope, counts_timers, required)	\
+	{ #name, offsetof(struct swt_counts, name), scope, counts_timers, required }
+#define SWT_STATS_KEY(name, merge, counts_timers)	\
+	SWT_KEY(name, SWT_BOTH, counts_timers, true),
+	SW_STATS_COUNTERS(SWT_STATS_KEY)
+#undef SWT_STATS_KEY
+	/* Printed by module/sw_debugfs.c next to the counters */
+	SWT_KEY(migrated, SWT_TOTAL, true, false),
+	SWT_KEY(alive, SWT_TOTAL, true, false),
+	SWT_KEY(online, SWT_PER_CPU, false, false),
+#undef SWT_KEY
 };
 
-#define SWT_NR_COUNT_KEYS	ARRAY_SIZE(swt_count_keys)
+#define SWT_NR_STATS_KEYS	ARRAY_SIZE(swt_stats_keys)
 
-static int swt_count_key(const char *name)
+static_assert(SWT_NR_STATS_KEYS <= 8 * sizeof(((struct swt_counts *)0)->seen),
+	      "a bit of swt_counts.seen for each key");
+
+static int swt_stats_key(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < SWT_NR_COUNT_KEYS; i++)
-		if (!strcmp(swt_count_keys[i].name, name))
+	for (i = 0; i < SWT_NR_STATS_KEYS; i++)
+		if (!strcmp(swt_stats_keys[i].name, name))
 			return i;
 	return -1;
 }
@@ -96,7 +92,7 @@ int swt_stats_read(struct swt_stats *st)
 			c = &st->cpu[cpu];
 			st->has_cpu[cpu] = true;
 		}
-		k = swt_count_key(key);
+		k = swt_stats_key(key);
 		if (k < 0)
 			continue;
 		if (swt_parse_u64(val, strlen(val), &v)) {
@@ -104,12 +100,12 @@ int swt_stats_read(struct swt_stats *st)
 			ret = -EINVAL;
 			break;
 		}
-		*swt_count_field(c, swt_count_keys[k].off) = v;
-		c->seen |= 1U << k;
+		*swt_count_field(c, swt_stats_keys[k].off) = v;
+		c->seen |= 1ULL << k;
 	}
-	for (k = 0; !ret && k < (int)SWT_NR_COUNT_KEYS; k++) {
-		if (swt_count_keys[k].needed && !(st->total.seen & (1U << k))) {
-			swt_set_error("stats: no '%s' line", swt_count_keys[k].name);
+	for (k = 0; !ret && k < (int)SWT_NR_STATS_KEYS; k++) {
+		if (swt_stats_keys[k].required && !(st->total.seen & (1ULL << k))) {
+			swt_set_error("stats: no '%s' line", swt_stats_keys[k].name);
 			ret = -ENOENT;
 		}
 	}
@@ -122,11 +118,11 @@ const char *swt_stats_missing(const struct swt_stats *st, int cpu)
 	const struct swt_counts *c = cpu < 0 ? &st->total : &st->cpu[cpu];
 	size_t k;
 
-	for (k = 0; k < SWT_NR_COUNT_KEYS; k++) {
-		if (swt_count_keys[k].scope == (cpu < 0 ? SWT_PER_CPU : SWT_TOTAL))
+	for (k = 0; k < SWT_NR_STATS_KEYS; k++) {
+		if (swt_stats_keys[k].scope == (cpu < 0 ? SWT_PER_CPU : SWT_TOTAL))
 			continue;
-		if (!(c->seen & (1U << k)))
-			return swt_count_keys[k].name;
+		if (!(c->seen & (1ULL << k)))
+			return swt_stats_keys[k].name;
 	}
 	return NULL;
 }
@@ -161,25 +157,21 @@ bool swt_stats_sane(const struct swt_stats *st, char *why, size_t size)
 	return true;
 }
 
-/* The figures that count timers; the others move on their own */
-static const char * const swt_timer_keys[] = {
-	"armed", "modified", "cancelled", "expired", "pending", "migrated_in", "migrated_out",
-	"cascaded", "clamped", "early", "migrated", "alive",
-};
-
+/* The keys that count timers are the same in @a and @b; else which is not */
 static bool swt_same_counts(const struct swt_counts *a, const struct swt_counts *b,
 			    const char *prefix, char *why, size_t size)
 {
+	const struct swt_stats_key *key;
 	u64 va, vb;
-	size_t i, off;
 
-	for (i = 0; i < ARRAY_SIZE(swt_timer_keys); i++) {
-		off = swt_count_keys[swt_count_key(swt_timer_keys[i])].off;
-		va = swt_count_get(a, off);
-		vb = swt_count_get(b, off);
+	for (key = swt_stats_keys; key < swt_stats_keys + SWT_NR_STATS_KEYS; key++) {
+		if (!key->counts_timers)
+			continue;
+		va = swt_count_get(a, key->off);
+		vb = swt_count_get(b, key->off);
 		if (va != vb) {
 			snprintf(why, size, "%s%s went from %llu to %llu",
-				 prefix, swt_timer_keys[i], va, vb);
+				 prefix, key->name, va, vb);
 			return false;
 		}
 	}

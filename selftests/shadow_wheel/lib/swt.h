@@ -20,6 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../../../module/sw_stats_list.h"
+
 #define SWT_MODULE_NAME		"shadow_wheel"
 #define SWT_MODULE_DEFAULT	"/shadow_wheel.ko"		/* env SW_MODULE */
 #define SWT_DEBUGFS_DEFAULT	"/sys/kernel/debug/shadow_wheel"	/* env SW_DEBUGFS */
@@ -165,28 +167,19 @@ u64 swt_wheel_deferrable(const struct swt_wheel *w);
 /* Jiffies now, as the first online CPU's wheel file shows them */
 int swt_jiffies(u64 *j);
 
-/* stats.c: the totals and the same keys per CPU */
+/*
+ * stats.c: the totals and the same keys per CPU. The counters are the
+ * module's own list; migrated, alive and online are printed next to them
+ * by module/sw_debugfs.c.
+ */
 struct swt_counts {
-	u64 armed;
-	u64 modified;
-	u64 cancelled;
-	u64 expired;
-	u64 pending;
-	u64 migrated_in;
-	u64 migrated_out;
-	u64 cascaded;
-	u64 clamped;
-	u64 early;
-	u64 wakeups;
-	u64 workload_wakeups;
-	u64 runs;
-	u64 catchup_max;
-	u64 catchup_runs;
-	u64 tick_ns_max;
-	u64 migrated;		/* totals only: each move once */
-	u64 alive;		/* totals only: allocated, not yet freed */
-	u64 online;		/* per CPU only */
-	unsigned int seen;	/* which keys were there */
+#define SWT_COUNTS_FIELD(name, merge, counts_timers)	name,
+	u64 SW_STATS_COUNTERS(SWT_COUNTS_FIELD)
+	    migrated,		/* totals only: each move once */
+	    alive,		/* totals only: allocated, not yet freed */
+	    online;		/* per CPU only */
+#undef SWT_COUNTS_FIELD
+	u64 seen;		/* which keys were there, a bit each */
 };
 
 struct swt_stats {
@@ -204,7 +197,7 @@ int swt_stats_read(struct swt_stats *st);
 bool swt_stats_sane(const struct swt_stats *st, char *why, size_t size);
 /* A documented key missing from the totals (@cpu < 0) or a CPU's, or NULL */
 const char *swt_stats_missing(const struct swt_stats *st, int cpu);
-/* The timer counts (armed ... early) are the same; else false, which */
+/* The keys that count timers are the same; else false, and which */
 bool swt_stats_same_timers(const struct swt_stats *a, const struct swt_stats *b,
 			   char *why, size_t size);
 /* Sum of one per-CPU figure, by its offset in struct swt_counts */
