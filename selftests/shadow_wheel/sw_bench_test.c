@@ -20,25 +20,7 @@
 
 #define SWT_RUN	"wheel=all timers=2000 ops=2048 ticks=600 gap=200 mean=300 seed=7"
 
-FIXTURE(bench) {
-	struct swt_geometry geo;
-};
-
-FIXTURE_SETUP(bench)
-{
-	int ret;
-
-	ret = swt_start(NULL);
-	if (ret == SWT_SKIP)
-		SKIP(return, "%s", swt_error());
-	ASSERT_EQ(0, ret) TH_LOG("%s", swt_error());
-	ASSERT_EQ(0, swt_geometry_read(&self->geo)) TH_LOG("%s", swt_error());
-}
-
-FIXTURE_TEARDOWN(bench)
-{
-	swt_teardown(_metadata);
-}
+SWT_FIXTURE(bench, NULL, NULL, NULL)
 
 /* The report's line for @wheel whose first key after timers= is @key */
 static const char *swt_bench_line(const char *report, const char *wheel, const char *key,

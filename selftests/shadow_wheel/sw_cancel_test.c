@@ -20,9 +20,7 @@
 #define SWT_GRACE_MS	2000	/* for the tasklet to run once they are due */
 #define SWT_POLL_MS	100
 
-FIXTURE(cancel) {
-	struct swt_geometry geo;
-};
+SWT_FIXTURE(cancel, NULL, NULL, NULL)
 
 FIXTURE_VARIANT(cancel) {
 	unsigned int percent;
@@ -48,22 +46,6 @@ FIXTURE_VARIANT_ADD(cancel, none) {
 	.min_cancelled = 0,
 	.max_cancelled = 0,
 };
-
-FIXTURE_SETUP(cancel)
-{
-	int ret;
-
-	ret = swt_start(NULL);
-	if (ret == SWT_SKIP)
-		SKIP(return, "%s", swt_error());
-	ASSERT_EQ(0, ret) TH_LOG("%s", swt_error());
-	ASSERT_EQ(0, swt_geometry_read(&self->geo)) TH_LOG("%s", swt_error());
-}
-
-FIXTURE_TEARDOWN(cancel)
-{
-	swt_teardown(_metadata);
-}
 
 TEST_F(cancel, before_expiry)
 {

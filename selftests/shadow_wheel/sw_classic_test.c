@@ -17,25 +17,7 @@
 #define SWT_CLASSIC_TIMERS	3000
 #define SWT_CLASSIC_DELTA_MAX	2000	/* ticks: the root and level 1 */
 
-FIXTURE(classic) {
-	struct swt_geometry geo;
-};
-
-FIXTURE_SETUP(classic)
-{
-	int ret;
-
-	ret = swt_start("geometry=classic");
-	if (ret == SWT_SKIP)
-		SKIP(return, "%s", swt_error());
-	ASSERT_EQ(0, ret) TH_LOG("%s", swt_error());
-	ASSERT_EQ(0, swt_geometry_read(&self->geo)) TH_LOG("%s", swt_error());
-}
-
-FIXTURE_TEARDOWN(classic)
-{
-	swt_teardown(_metadata);
-}
+SWT_FIXTURE(classic, "geometry=classic", NULL, NULL)
 
 TEST_F(classic, geometry_is_the_classic_table)
 {

@@ -90,25 +90,7 @@ static void *swt_read(void *arg)
 	return NULL;
 }
 
-FIXTURE(concurrency) {
-	struct swt_geometry geo;
-};
-
-FIXTURE_SETUP(concurrency)
-{
-	int ret;
-
-	ret = swt_start(NULL);
-	if (ret == SWT_SKIP)
-		SKIP(return, "%s", swt_error());
-	ASSERT_EQ(0, ret) TH_LOG("%s", swt_error());
-	ASSERT_EQ(0, swt_geometry_read(&self->geo)) TH_LOG("%s", swt_error());
-}
-
-FIXTURE_TEARDOWN(concurrency)
-{
-	swt_teardown(_metadata);
-}
+SWT_FIXTURE(concurrency, NULL, NULL, NULL)
 
 TEST_F_TIMEOUT(concurrency, writers_arm_exactly_what_they_ask, 180)
 {

@@ -24,27 +24,14 @@
 
 static bool swt_kmsg_noted;
 
-FIXTURE(control) {
-	struct swt_geometry geo;
-};
-
-FIXTURE_SETUP(control)
+/* Timers pending through every test */
+static void swt_arm_background(struct __test_metadata *_metadata)
 {
-	int ret;
-
-	ret = swt_start(NULL);
-	if (ret == SWT_SKIP)
-		SKIP(return, "%s", swt_error());
-	ASSERT_EQ(0, ret) TH_LOG("%s", swt_error());
-	ASSERT_EQ(0, swt_geometry_read(&self->geo)) TH_LOG("%s", swt_error());
 	ASSERT_EQ(0, swt_control("arm count=%u delta=60000ms", SWT_BACKGROUND))
 		TH_LOG("%s", swt_error());
 }
 
-FIXTURE_TEARDOWN(control)
-{
-	swt_teardown(_metadata);
-}
+SWT_FIXTURE(control, NULL, swt_arm_background, NULL)
 
 /* @cmd (@len bytes, written as is) fails with -@err and changes nothing */
 static void swt_expect_rejected(struct __test_metadata *_metadata, const char *cmd,

@@ -29,22 +29,31 @@
 #define SWT_GRACE_MS		2000	/* for the tasklet to run once they are due */
 #define SWT_POLL_MS		100
 
-/* The arm commands of a test, and what is known of each */
+/*
+ * The arm commands of a test, and what is known of each: three on each CPU
+ * for each level, and two beyond the range. Each test runs in a child
+ * process of its own: one plan serves them all.
+ */
 struct swt_plan {
 	const struct swt_geometry *geo;
-	struct swt_arm *arm;
 	unsigned int nr;
+	struct swt_arm arm[3 * SWT_MAX_LEVELS * SWT_MAX_CPUS + 2];
 };
 
-FIXTURE(expiry) {
-	struct swt_geometry geo;
-	unsigned int near;		/* levels 0 .. near - 1 are waited for */
-	struct swt_plan plan;
-};
+static struct swt_plan swt_plan;
+
+static struct swt_plan *swt_plan_start(const struct swt_geometry *geo)
+{
+	swt_plan.geo = geo;
+	swt_plan.nr = 0;
+	return &swt_plan;
+}
 
 FIXTURE_VARIANT(expiry) {
 	const char *params;
 };
+
+SWT_FIXTURE(expiry, variant->params, NULL, NULL)
 
 FIXTURE_VARIANT_ADD(expiry, seed) {
 	.params = "geometry=seed",
@@ -54,33 +63,18 @@ FIXTURE_VARIANT_ADD(expiry, mainline) {
 	.params = "geometry=mainline",
 };
 
-FIXTURE_SETUP(expiry)
+/* Levels 0 .. near - 1 are waited for: 0 to 2, and those within the budget */
+static unsigned int swt_near_levels(const struct swt_geometry *g)
 {
-	const struct swt_geometry *g = &self->geo;
-	unsigned int lvl;
-	int ret;
-
-	ret = swt_start(variant->params);
-	if (ret == SWT_SKIP)
-		SKIP(return, "%s", swt_error());
-	ASSERT_EQ(0, ret) TH_LOG("%s", swt_error());
-	ASSERT_EQ(0, swt_geometry_read(&self->geo)) TH_LOG("%s", swt_error());
+	unsigned int lvl, near = 0;
 
 	for (lvl = 0; lvl < g->levels; lvl++) {
 		if (lvl > 2 && swt_ticks_to_ms(g, g->level[lvl].end + g->level[lvl].gran) >
 			       SWT_WAIT_BUDGET_MS)
 			break;
-		self->near = lvl + 1;
+		near = lvl + 1;
 	}
-	self->plan.geo = g;
-	self->plan.arm = calloc(3 * g->levels * SWT_MAX_CPUS + 2, sizeof(struct swt_arm));
-	ASSERT_NE(NULL, self->plan.arm);
-}
-
-FIXTURE_TEARDOWN(expiry)
-{
-	free(self->plan.arm);
-	swt_teardown(_metadata);
+	return near;
 }
 
 /* Arm SWT_COUNT timers with delta @delta ticks on @cpu, and note them */
@@ -122,6 +116,8 @@ static void swt_level_bounds(const struct swt_plan *plan, int cpu, unsigned int 
 TEST_F_TIMEOUT(expiry, near_levels, 120)
 {
 	const struct swt_geometry *g = &self->geo;
+	struct swt_plan *plan = swt_plan_start(g);
+	const unsigned int near = swt_near_levels(g);
 	u64 total = 0, deadline = 0, allowed, j, lower, upper, sum;
 	u64 start_ms, grace_end = 0;
 	unsigned int lvl, pos, cpu, i, ncpu;
@@ -138,7 +134,7 @@ TEST_F_TIMEOUT(expiry, near_levels, 120)
 	ncpu = swt_cpus_online(online);
 
 	/* Start, middle and end of each near level, on each online CPU */
-	for (lvl = 0; lvl < self->near; lvl++) {
+	for (lvl = 0; lvl < near; lvl++) {
 		const u64 delta[3] = {
 			g->level[lvl].start,
 			(g->level[lvl].start + g->level[lvl].end) / 2,
@@ -147,19 +143,19 @@ TEST_F_TIMEOUT(expiry, near_levels, 120)
 
 		for (pos = 0; pos < 3; pos++) {
 			for (cpu = 0; cpu < ncpu; cpu++) {
-				ret = swt_arm_one(&self->plan, online[cpu], delta[pos]);
+				ret = swt_arm_one(plan, online[cpu], delta[pos]);
 				ASSERT_EQ(0, ret) TH_LOG("%s", swt_error());
 			}
 		}
 	}
-	for (i = 0; i < self->plan.nr; i++) {
-		total += self->plan.arm[i].count;
-		if ((s64)(self->plan.arm[i].last_tick - deadline) > 0)
-			deadline = self->plan.arm[i].last_tick;
+	for (i = 0; i < plan->nr; i++) {
+		total += plan->arm[i].count;
+		if ((s64)(plan->arm[i].last_tick - deadline) > 0)
+			deadline = plan->arm[i].last_tick;
 	}
 	ASSERT_EQ(0, swt_jiffies(&j)) TH_LOG("%s", swt_error());
 	swt_msg("%s: %llu timers, levels 0..%u, all due by tick %llu (in %llu ms at HZ=%u)",
-		g->wheel, total, self->near - 1, deadline, swt_ticks_to_ms(g, deadline - j), g->hz);
+		g->wheel, total, near - 1, deadline, swt_ticks_to_ms(g, deadline - j), g->hz);
 
 	/* Until they are all due: none before its time, the counts add up */
 	start_ms = swt_now_ms();
@@ -168,9 +164,9 @@ TEST_F_TIMEOUT(expiry, near_levels, 120)
 		ASSERT_EQ(0, swt_jiffies(&j)) TH_LOG("%s", swt_error());
 		ASSERT_TRUE(swt_stats_sane(&st, why, sizeof(why))) TH_LOG("%s", why);
 		allowed = 0;
-		for (i = 0; i < self->plan.nr; i++)
-			if ((s64)(j - self->plan.arm[i].first_tick) >= 0)
-				allowed += self->plan.arm[i].count;
+		for (i = 0; i < plan->nr; i++)
+			if ((s64)(j - plan->arm[i].first_tick) >= 0)
+				allowed += plan->arm[i].count;
 		ASSERT_LE(st.total.expired, allowed)
 			TH_LOG("at jiffies %llu, %llu expired, at most %llu were due",
 			       j, st.total.expired, allowed);
@@ -202,7 +198,7 @@ TEST_F_TIMEOUT(expiry, near_levels, 120)
 		l = &g->level[lvl];
 		ASSERT_TRUE(ll->present) TH_LOG("no lateness line for level %u", lvl);
 		EXPECT_EQ(l->gran, ll->gran) TH_LOG("level %u", lvl);
-		swt_level_bounds(&self->plan, -1, lvl, &lower, &upper);
+		swt_level_bounds(plan, -1, lvl, &lower, &upper);
 		EXPECT_LE(lower, ll->expired) TH_LOG("level %u", lvl);
 		EXPECT_GE(upper, ll->expired) TH_LOG("level %u", lvl);
 		sum += ll->expired;
@@ -225,6 +221,8 @@ TEST_F_TIMEOUT(expiry, near_levels, 120)
 TEST_F(expiry, far_levels)
 {
 	const struct swt_geometry *g = &self->geo;
+	struct swt_plan *plan = swt_plan_start(g);
+	const unsigned int near = swt_near_levels(g);
 	u64 slack, total = 0, lower, upper, ticks[3];
 	unsigned int lvl, pos, ncpu, cpu, i, next = 0;
 	unsigned int online[SWT_MAX_CPUS];
@@ -240,23 +238,23 @@ TEST_F(expiry, far_levels)
 
 	/* Clear of the level's edges by more than the clock can be off */
 	slack = 2 + g->hz / 10;
-	for (lvl = self->near; lvl < g->levels; lvl++) {
+	for (lvl = near; lvl < g->levels; lvl++) {
 		ticks[0] = g->level[lvl].start + slack;
 		ticks[1] = (g->level[lvl].start + g->level[lvl].end) / 2;
 		ticks[2] = g->level[lvl].end - slack;
 		for (pos = 0; pos < 3; pos++) {
-			ret = swt_arm_one(&self->plan, online[next++ % ncpu], ticks[pos]);
+			ret = swt_arm_one(plan, online[next++ % ncpu], ticks[pos]);
 			ASSERT_EQ(0, ret) TH_LOG("%s", swt_error());
 		}
 	}
 	/* Beyond the range: seed cascades, mainline clamps; both in the last level */
-	ASSERT_EQ(0, swt_arm_one(&self->plan, online[next++ % ncpu], g->cutoff + g->cutoff / 2))
+	ASSERT_EQ(0, swt_arm_one(plan, online[next++ % ncpu], g->cutoff + g->cutoff / 2))
 		TH_LOG("%s", swt_error());
-	ASSERT_EQ(0, swt_arm_one(&self->plan, online[next++ % ncpu], SWT_MAX_DELTA))
+	ASSERT_EQ(0, swt_arm_one(plan, online[next++ % ncpu], SWT_MAX_DELTA))
 		TH_LOG("%s", swt_error());
 
-	for (i = 0; i < self->plan.nr; i++) {
-		const struct swt_arm *a = &self->plan.arm[i];
+	for (i = 0; i < plan->nr; i++) {
+		const struct swt_arm *a = &plan->arm[i];
 
 		total += a->count;
 		if (a->lvl_lo != a->lvl_hi)
@@ -280,7 +278,7 @@ TEST_F(expiry, far_levels)
 		for (lvl = 0; lvl < g->levels; lvl++) {
 			u64 have = w.level[lvl].normal_timers;
 
-			swt_level_bounds(&self->plan, cpu, lvl, &lower, &upper);
+			swt_level_bounds(plan, cpu, lvl, &lower, &upper);
 			if (have || upper)
 				swt_msg("cpu%u level %u: %llu timers, %llu buckets, want %llu..%llu",
 					cpu, lvl, have, w.level[lvl].normal_buckets, lower, upper);

@@ -26,31 +26,22 @@
 #define SWT_GRACE_MS		2000	/* for the tasklet to run once they are due */
 #define SWT_POLL_MS		100
 
-FIXTURE(hotplug) {
-	struct swt_geometry geo;
-};
-
-FIXTURE_SETUP(hotplug)
+/* CPU 1 online to start with: a run that failed half way may have left it offline */
+static void swt_cpu_online_first(struct __test_metadata *_metadata)
 {
-	int ret;
-
-	ret = swt_start(NULL);
-	if (ret == SWT_SKIP)
-		SKIP(return, "%s", swt_error());
-	ASSERT_EQ(0, ret) TH_LOG("%s", swt_error());
-	ASSERT_EQ(0, swt_geometry_read(&self->geo)) TH_LOG("%s", swt_error());
-	/* A run that failed half way may have left it offline */
 	if (!swt_cpu_online(SWT_CPU) && swt_cpu_set_online(SWT_CPU, true))
 		SKIP(return, "CPU %u is not online: %s", SWT_CPU, swt_error());
 }
 
-FIXTURE_TEARDOWN(hotplug)
+/* And online again at the end, whatever happened */
+static void swt_cpu_online_after(struct __test_metadata *_metadata)
 {
 	int ret = swt_cpu_online(SWT_CPU) ? 0 : swt_cpu_set_online(SWT_CPU, true);
 
 	EXPECT_EQ(0, ret) TH_LOG("CPU %u left offline: %s", SWT_CPU, swt_error());
-	swt_teardown(_metadata);
 }
+
+SWT_FIXTURE(hotplug, NULL, swt_cpu_online_first, swt_cpu_online_after)
 
 static u64 swt_later(u64 a, u64 b)
 {

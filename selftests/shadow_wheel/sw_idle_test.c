@@ -33,25 +33,7 @@
 #define SWT_POLL_MS		20
 #define SWT_WAKE_TRIES		5
 
-FIXTURE(idle) {
-	struct swt_geometry geo;
-};
-
-FIXTURE_SETUP(idle)
-{
-	int ret;
-
-	ret = swt_start(NULL);
-	if (ret == SWT_SKIP)
-		SKIP(return, "%s", swt_error());
-	ASSERT_EQ(0, ret) TH_LOG("%s", swt_error());
-	ASSERT_EQ(0, swt_geometry_read(&self->geo)) TH_LOG("%s", swt_error());
-}
-
-FIXTURE_TEARDOWN(idle)
-{
-	swt_teardown(_metadata);
-}
+SWT_FIXTURE(idle, NULL, NULL, NULL)
 
 static atomic_bool swt_spin_stop;
 

@@ -10,6 +10,8 @@
  *    starts with "if (_metadata->skip) return;".
  *  - The tests run in forked children that end with _exit(): messages go
  *    through swt_msg(), which flushes.
+ *  - SWT_FIXTURE() writes the fixture of the tests that start from a
+ *    freshly loaded module.
  */
 #ifndef _SWT_TEST_H
 #define _SWT_TEST_H
@@ -73,5 +75,68 @@ static inline void swt_teardown(struct __test_metadata *_metadata)
 		swt_expect_sane(_metadata);
 	EXPECT_EQ(0, swt_finish()) TH_LOG("%s", swt_error());
 }
+
+/*
+ * What a fixture does beyond the common setup (swt_start() and the
+ * geometry) and teardown (swt_teardown()): hooks, each NULL for nothing.
+ * The setup hook runs once the common setup is done, unless it skipped;
+ * the teardown hook before the common teardown.
+ */
+typedef void swt_fixture_hook(struct __test_metadata *_metadata);
+
+struct swt_fixture_hooks {
+	swt_fixture_hook *setup;
+	swt_fixture_hook *teardown;
+};
+
+static inline void swt_fixture_setup(struct __test_metadata *_metadata,
+				     struct swt_geometry *geo, const char *params,
+				     const struct swt_fixture_hooks *hooks)
+{
+	int ret;
+
+	ret = swt_start(params);
+	if (ret == SWT_SKIP)
+		SKIP(return, "%s", swt_error());
+	ASSERT_EQ(0, ret) TH_LOG("%s", swt_error());
+	ASSERT_EQ(0, swt_geometry_read(geo)) TH_LOG("%s", swt_error());
+	if (hooks->setup)
+		hooks->setup(_metadata);
+}
+
+static inline void swt_fixture_teardown(struct __test_metadata *_metadata,
+					const struct swt_fixture_hooks *hooks)
+{
+	if (hooks->teardown) {
+		_metadata->trigger = 0;
+		hooks->teardown(_metadata);
+	}
+	swt_teardown(_metadata);
+}
+
+/*
+ * SWT_FIXTURE(name, params, more_setup, more_teardown): the fixture @name of
+ * the tests that start from the module freshly loaded with @params (see
+ * swt_start()), its geometry in self->geo, with the hooks @more_setup and
+ * @more_teardown (or NULL).
+ * @params is evaluated in FIXTURE_SETUP(): it may be variant->params, the
+ * variant's struct declared before.
+ */
+#define SWT_FIXTURE(name, params, more_setup, more_teardown)			\
+	static const struct swt_fixture_hooks name##_hooks = {			\
+		.setup = more_setup,						\
+		.teardown = more_teardown,					\
+	};									\
+	FIXTURE(name) {								\
+		struct swt_geometry geo;					\
+	};									\
+	FIXTURE_SETUP(name)							\
+	{									\
+		swt_fixture_setup(_metadata, &self->geo, params, &name##_hooks);	\
+	}									\
+	FIXTURE_TEARDOWN(name)							\
+	{									\
+		swt_fixture_teardown(_metadata, &name##_hooks);			\
+	}
 
 #endif /* _SWT_TEST_H */
