@@ -49,7 +49,8 @@ FIXTURE_VARIANT_ADD(cancel, none) {
 
 TEST_F(cancel, before_expiry)
 {
-	u64 j, grace_end = 0, start_ms, mid_cancelled = 0;
+	struct swt_poll poll = { .grace_ms = SWT_GRACE_MS, .poll_ms = SWT_POLL_MS };
+	u64 j, start_ms, mid_cancelled = 0;
 	struct swt_arm a = {
 		.cpu = -1,
 		.count = SWT_COUNT,
@@ -69,8 +70,9 @@ TEST_F(cancel, before_expiry)
 	swt_msg("'%s': due by tick %llu, %llu ms after arming", a.cmd,
 		a.last_tick, swt_ticks_to_ms(&self->geo, a.last_tick - a.j_before));
 
+	poll.due = a.last_tick;
 	start_ms = swt_now_ms();
-	for (;;) {
+	do {
 		ASSERT_EQ(0, swt_stats_read(&st)) TH_LOG("%s", swt_error());
 		ASSERT_EQ(0, swt_jiffies(&j)) TH_LOG("%s", swt_error());
 		ASSERT_TRUE(swt_stats_sane(&st, why, sizeof(why))) TH_LOG("%s", why);
@@ -81,17 +83,10 @@ TEST_F(cancel, before_expiry)
 			       j, a.first_tick);
 		if (!mid_cancelled && swt_now_ms() - start_ms >= SWT_DELTA_MS / 2)
 			mid_cancelled = st.total.cancelled;
-		if (!st.total.pending)
-			break;
-		if ((s64)(j - a.last_tick) > 0 && !grace_end)
-			grace_end = swt_now_ms() + SWT_GRACE_MS;
-		if (grace_end && swt_now_ms() > grace_end)
-			break;
-		swt_sleep_ms(SWT_POLL_MS);
-	}
+	} while (st.total.pending && swt_poll_again(&poll, j));
 	swt_msg("cancel=%u: %llu cancelled (%llu half way), %llu expired, after %llu ms",
 		variant->percent, st.total.cancelled, mid_cancelled, st.total.expired,
-	       swt_now_ms() - start_ms);
+		swt_now_ms() - start_ms);
 
 	EXPECT_EQ(0U, st.total.alive);
 	EXPECT_EQ(0U, st.total.pending)

@@ -92,18 +92,15 @@ static void *swt_read(void *arg)
 
 SWT_FIXTURE(concurrency, NULL, NULL, NULL)
 
-TEST_F_TIMEOUT(concurrency, writers_arm_exactly_what_they_ask, 180)
+/*
+ * The writers @wr, spread over the online CPUs, write at once while the
+ * reader @rd checks stats; returns how many short timers they armed
+ */
+static u64 swt_run_writers(struct __test_metadata *_metadata,
+			   struct swt_writer wr[SWT_WRITERS], struct swt_reader *rd)
 {
-	const u64 total = (u64)SWT_WRITERS * SWT_WRITES * SWT_COUNT;
-	struct swt_writer wr[SWT_WRITERS];
 	unsigned int online[SWT_MAX_CPUS], ncpu, i;
-	u64 shorts = 0, j, due, until, start;
-	struct swt_reader rd = { 0 };
-	struct swt_stats st;
-	char why[256];
-
-	if (_metadata->skip)
-		return;
+	u64 shorts = 0, j, start;
 
 	ncpu = swt_cpus_online(online);
 	ASSERT_LT(0U, ncpu);
@@ -123,15 +120,27 @@ TEST_F_TIMEOUT(concurrency, writers_arm_exactly_what_they_ask, 180)
 			shorts += SWT_WRITES * SWT_COUNT;
 		ASSERT_EQ(0, pthread_create(&wr[i].thread, NULL, swt_write, &wr[i]));
 	}
-	ASSERT_EQ(0, pthread_create(&rd.thread, NULL, swt_read, &rd));
+	ASSERT_EQ(0, pthread_create(&rd->thread, NULL, swt_read, rd));
 	start = swt_now_ms();
 	atomic_store(&swt_go, true);
 	for (i = 0; i < SWT_WRITERS; i++)
 		pthread_join(wr[i].thread, NULL);
 	atomic_store(&swt_writers_done, true);
-	pthread_join(rd.thread, NULL);
+	pthread_join(rd->thread, NULL);
 	swt_msg("%u writers armed %llu timers in %llu ms; %u stats reads meanwhile",
-		SWT_WRITERS, total, swt_now_ms() - start, rd.reads);
+		SWT_WRITERS, (u64)SWT_WRITERS * SWT_WRITES * SWT_COUNT, swt_now_ms() - start,
+		rd->reads);
+	return shorts;
+}
+
+/* Every write succeeded, every read added up, and armed went up by @total */
+static void swt_expect_every_write_counted(struct __test_metadata *_metadata,
+					   const struct swt_writer wr[SWT_WRITERS],
+					   const struct swt_reader *rd, u64 total)
+{
+	struct swt_stats st;
+	char why[256];
+	unsigned int i;
 
 	for (i = 0; i < SWT_WRITERS; i++) {
 		const struct swt_writer *w = &wr[i];
@@ -140,18 +149,27 @@ TEST_F_TIMEOUT(concurrency, writers_arm_exactly_what_they_ask, 180)
 			TH_LOG("writer %u: %u writes failed, the last with %s", w->id, w->failed,
 			       strerror(-w->err));
 	}
-	EXPECT_EQ(0U, rd.bad) TH_LOG("%u of %u reads did not add up: %s", rd.bad, rd.reads,
-				     rd.why);
+	EXPECT_EQ(0U, rd->bad) TH_LOG("%u of %u reads did not add up: %s", rd->bad, rd->reads,
+				      rd->why);
 	ASSERT_EQ(0, swt_stats_read(&st)) TH_LOG("%s", swt_error());
 	EXPECT_EQ(total, st.total.armed);
 	EXPECT_EQ(total, SWT_CPU_SUM(&st, armed));
 	EXPECT_TRUE(swt_stats_sane(&st, why, sizeof(why))) TH_LOG("%s", why);
+}
 
-	/* The short ones all run; the long ones are all still there */
+/*
+ * The @shorts short ones all run, the long ones are all still there; then
+ * cancel-all takes exactly the long ones
+ */
+static void swt_expect_shorts_run_longs_wait(struct __test_metadata *_metadata,
+					     const struct swt_geometry *g, u64 total, u64 shorts)
+{
+	struct swt_stats st;
+	u64 due, until;
+
 	ASSERT_EQ(0, swt_jiffies(&due)) TH_LOG("%s", swt_error());
-	due += SWT_SHORT_TICKS + self->geo.level[swt_geo_level_of(&self->geo, 2 * SWT_SHORT_TICKS)]
-		.gran;
-	ASSERT_EQ(0, swt_wait_tick(&self->geo, due)) TH_LOG("%s", swt_error());
+	due += SWT_SHORT_TICKS + g->level[swt_geo_level_of(g, 2 * SWT_SHORT_TICKS)].gran;
+	ASSERT_EQ(0, swt_wait_tick(g, due)) TH_LOG("%s", swt_error());
 	until = swt_now_ms() + SWT_GRACE_MS;
 	do {
 		ASSERT_EQ(0, swt_stats_read(&st)) TH_LOG("%s", swt_error());
@@ -168,6 +186,21 @@ TEST_F_TIMEOUT(concurrency, writers_arm_exactly_what_they_ask, 180)
 	EXPECT_EQ(0U, st.total.alive);
 	EXPECT_EQ(total - shorts, st.total.cancelled);
 	EXPECT_EQ(shorts, st.total.expired);
+}
+
+TEST_F_TIMEOUT(concurrency, writers_arm_exactly_what_they_ask, 180)
+{
+	const u64 total = (u64)SWT_WRITERS * SWT_WRITES * SWT_COUNT;
+	struct swt_writer wr[SWT_WRITERS];
+	struct swt_reader rd = { 0 };
+	u64 shorts;
+
+	if (_metadata->skip)
+		return;
+
+	shorts = swt_run_writers(_metadata, wr, &rd);
+	swt_expect_every_write_counted(_metadata, wr, &rd, total);
+	swt_expect_shorts_run_longs_wait(_metadata, &self->geo, total, shorts);
 }
 
 TEST_HARNESS_MAIN

@@ -67,9 +67,13 @@ static int swt_wait_empty(unsigned int cpu, bool deferrable, u64 until,
 	}
 }
 
-TEST_F(idle, deferrable_timers_do_not_wake_an_idle_cpu)
+/*
+ * 1. Deferrable timers on idle CPU 1 sit in its deferrable buckets, leave
+ * next_expiry at none, and do not wake it; the stats after in @s1
+ */
+static void swt_expect_deferrable_let_it_sleep(struct __test_metadata *_metadata,
+					       const struct swt_geometry *g, struct swt_stats *s1)
 {
-	const struct swt_geometry *g = &self->geo;
 	const unsigned int cpu = SWT_IDLE_CPU;
 	struct swt_arm def = {
 		.cpu = SWT_IDLE_CPU,
@@ -79,22 +83,9 @@ TEST_F(idle, deferrable_timers_do_not_wake_an_idle_cpu)
 		.ms = true,
 		.extra = "deferrable",
 	};
-	struct swt_arm norm[3];
-	const u64 norm_ms[3] = { 100, 250, 400 };
-	u64 last = 0, until;
-	struct swt_stats s0, s1, s2, s3;
-	struct swt_lateness lt;
+	struct swt_stats s0;
 	struct swt_wheel w;
-	pthread_t spinner;
-	unsigned int i, lvl, try;
 
-	if (_metadata->skip)
-		return;
-	if (!swt_cpu_online(cpu))
-		SKIP(return, "CPU %u is not online", cpu);
-	ASSERT_EQ(0, swt_pin_to_cpu(0)) TH_LOG("%s", swt_error());
-
-	/* 1. Deferrable timers on idle CPU 1 */
 	ASSERT_EQ(0, swt_stats_read(&s0)) TH_LOG("%s", swt_error());
 	ASSERT_EQ(0, swt_arm(g, &def)) TH_LOG("%s", swt_error());
 	ASSERT_EQ(0, swt_wheel_read(cpu, &w)) TH_LOG("%s", swt_error());
@@ -106,26 +97,52 @@ TEST_F(idle, deferrable_timers_do_not_wake_an_idle_cpu)
 	}
 	ASSERT_EQ(0, swt_wait_tick(g, def.last_tick)) TH_LOG("%s", swt_error());
 	swt_sleep_ms(SWT_MARGIN_MS);
-	ASSERT_EQ(0, swt_stats_read(&s1)) TH_LOG("%s", swt_error());
+	ASSERT_EQ(0, swt_stats_read(s1)) TH_LOG("%s", swt_error());
 	swt_msg("deferrable on idle cpu%u: wakeups %llu -> %llu, %llu of %u ran anyway",
-		cpu, s0.cpu[cpu].wakeups, s1.cpu[cpu].wakeups, s1.cpu[cpu].expired, SWT_DEFERRABLE);
-	EXPECT_EQ(s0.cpu[cpu].wakeups, s1.cpu[cpu].wakeups)
+		cpu, s0.cpu[cpu].wakeups, s1->cpu[cpu].wakeups, s1->cpu[cpu].expired,
+		SWT_DEFERRABLE);
+	EXPECT_EQ(s0.cpu[cpu].wakeups, s1->cpu[cpu].wakeups)
 		TH_LOG("deferrable timers woke cpu%u", cpu);
+}
 
-	/* 2. Non-deferrable ones wake it */
+/* Three non-deferrable timers on the idle CPU; @last is the tick all have run by */
+static void swt_arm_wake_round(struct __test_metadata *_metadata,
+			       const struct swt_geometry *g, u64 *last)
+{
+	static const u64 norm_ms[3] = { 100, 250, 400 };
+	struct swt_arm norm;
+	unsigned int i;
+
+	for (i = 0; i < 3; i++) {
+		norm = (struct swt_arm){
+			.cpu = SWT_IDLE_CPU,
+			.count = 1,
+			.lo = norm_ms[i],
+			.hi = norm_ms[i],
+			.ms = true,
+		};
+		ASSERT_EQ(0, swt_arm(g, &norm)) TH_LOG("%s", swt_error());
+		*last = swt_later(*last, norm.last_tick);
+	}
+}
+
+/*
+ * 2. Non-deferrable timers set next_expiry, run on time and wake the idle
+ * CPU (wakeups past @s1's): rounds of them until one wakes it, at most
+ * SWT_WAKE_TRIES; returns how many rounds ran
+ */
+static unsigned int swt_expect_normal_timers_wake(struct __test_metadata *_metadata,
+						  const struct swt_geometry *g,
+						  const struct swt_stats *s1)
+{
+	const unsigned int cpu = SWT_IDLE_CPU;
+	struct swt_stats s2;
+	struct swt_wheel w;
+	unsigned int try;
+	u64 last = 0;
+
 	for (try = 0; try < SWT_WAKE_TRIES; try++) {
-		for (i = 0; i < 3; i++) {
-			norm[i] = (struct swt_arm){
-				.cpu = SWT_IDLE_CPU,
-				.count = 1,
-				.lo = norm_ms[i],
-				.hi = norm_ms[i],
-				.ms = true,
-			};
-			ASSERT_EQ(0, swt_arm(g, &norm[i])) TH_LOG("%s", swt_error());
-			if ((s64)(norm[i].last_tick - last) > 0)
-				last = norm[i].last_tick;
-		}
+		swt_arm_wake_round(_metadata, g, &last);
 		ASSERT_EQ(0, swt_wheel_read(cpu, &w)) TH_LOG("%s", swt_error());
 		EXPECT_TRUE(w.has_next) TH_LOG("non-deferrable timers pending, next_expiry none");
 		ASSERT_EQ(0, swt_wait_tick(g, last)) TH_LOG("%s", swt_error());
@@ -134,37 +151,55 @@ TEST_F(idle, deferrable_timers_do_not_wake_an_idle_cpu)
 			       swt_wheel_normal(&w), cpu);
 		ASSERT_EQ(0, swt_stats_read(&s2)) TH_LOG("%s", swt_error());
 		swt_msg("non-deferrable on idle cpu%u, round %u: wakeups %llu -> %llu", cpu,
-			try + 1, s1.cpu[cpu].wakeups, s2.cpu[cpu].wakeups);
-		if (s2.cpu[cpu].wakeups > s1.cpu[cpu].wakeups)
+			try + 1, s1->cpu[cpu].wakeups, s2.cpu[cpu].wakeups);
+		if (s2.cpu[cpu].wakeups > s1->cpu[cpu].wakeups)
 			break;
 	}
-	EXPECT_LT(s1.cpu[cpu].wakeups, s2.cpu[cpu].wakeups)
+	EXPECT_LT(s1->cpu[cpu].wakeups, s2.cpu[cpu].wakeups)
 		TH_LOG("the shadow hrtimer never woke cpu%u in %u rounds", cpu, SWT_WAKE_TRIES);
+	/* The loop ends on the round that saw a wakeup */
+	return try < SWT_WAKE_TRIES ? try + 1 : SWT_WAKE_TRIES;
+}
 
-	/* 3. Busy, CPU 1 runs the deferrable timers too */
+/* 3. Busy, CPU 1 runs the deferrable timers too */
+static void swt_expect_busy_cpu_runs_deferrable(struct __test_metadata *_metadata)
+{
+	const unsigned int cpu = SWT_IDLE_CPU;
+	pthread_t spinner;
+	struct swt_wheel w;
+
 	atomic_store(&swt_spin_stop, false);
 	ASSERT_EQ(0, pthread_create(&spinner, NULL, swt_spin, (void *)&cpu));
-	until = swt_now_ms() + SWT_GRACE_MS;
-	EXPECT_EQ(0, swt_wait_empty(cpu, true, until, &w))
+	EXPECT_EQ(0, swt_wait_empty(cpu, true, swt_now_ms() + SWT_GRACE_MS, &w))
 		TH_LOG("%llu deferrable timers still pending on busy cpu%u",
 		       swt_wheel_deferrable(&w), cpu);
 	atomic_store(&swt_spin_stop, true);
 	pthread_join(spinner, NULL);
+}
+
+TEST_F(idle, deferrable_timers_do_not_wake_an_idle_cpu)
+{
+	const struct swt_geometry *g = &self->geo;
+	struct swt_lateness lt;
+	struct swt_stats s1, s3;
+	unsigned int rounds;
+
+	if (_metadata->skip)
+		return;
+	if (!swt_cpu_online(SWT_IDLE_CPU))
+		SKIP(return, "CPU %u is not online", SWT_IDLE_CPU);
+	ASSERT_EQ(0, swt_pin_to_cpu(0)) TH_LOG("%s", swt_error());
+
+	swt_expect_deferrable_let_it_sleep(_metadata, g, &s1);
+	rounds = swt_expect_normal_timers_wake(_metadata, g, &s1);
+	swt_expect_busy_cpu_runs_deferrable(_metadata);
 
 	ASSERT_EQ(0, swt_stats_read(&s3)) TH_LOG("%s", swt_error());
-	/* Three timers a round; the loop ends on the round that saw a wakeup */
-	EXPECT_EQ((u64)SWT_DEFERRABLE + 3 * (try < SWT_WAKE_TRIES ? try + 1 : SWT_WAKE_TRIES),
-		  s3.total.expired);
+	/* Three timers a round */
+	EXPECT_EQ((u64)SWT_DEFERRABLE + 3 * rounds, s3.total.expired);
 	EXPECT_EQ(0U, s3.total.pending);
 	ASSERT_EQ(0, swt_lateness_read(&lt)) TH_LOG("%s", swt_error());
-	for (lvl = 0; lvl < lt.levels; lvl++) {
-		const struct swt_late_level *l = &lt.level[lvl];
-
-		if (!l->expired)
-			continue;
-		EXPECT_LE(1U, l->late_min) TH_LOG("level %u", lvl);
-		EXPECT_GE(l->gran, l->late_max) TH_LOG("level %u", lvl);
-	}
+	swt_expect_late_within_gran(_metadata, &lt);
 	swt_msg("delivery delay %llu .. %llu ticks; hist %s", lt.delay_min,
 		lt.delay_max, lt.delivery_hist);
 }

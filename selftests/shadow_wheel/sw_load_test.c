@@ -55,12 +55,38 @@ FIXTURE_TEARDOWN(load)
 	swt_teardown(_metadata);
 }
 
+/* Online CPU @cpu has its keys in stats (@st) and an empty wheel of @levels levels */
+static void swt_expect_cpu_empty(struct __test_metadata *_metadata, const struct swt_stats *st,
+				 unsigned int cpu, unsigned int levels)
+{
+	struct swt_wheel w;
+	char rel[64];
+
+	EXPECT_TRUE(st->has_cpu[cpu]) TH_LOG("no cpu%u.* keys in stats", cpu);
+	EXPECT_NULL(swt_stats_missing(st, cpu))
+		TH_LOG("stats: no cpu%u.%s", cpu, swt_stats_missing(st, cpu));
+	EXPECT_EQ(1U, st->cpu[cpu].online) TH_LOG("cpu%u", cpu);
+	snprintf(rel, sizeof(rel), "cpu%u/wheel", cpu);
+	if (swt_wheel_read(cpu, &w)) {
+		EXPECT_TRUE(false) TH_LOG("%s", swt_error());
+		return;
+	}
+	EXPECT_EQ(levels, w.levels) TH_LOG("%s", rel);
+	EXPECT_EQ(0U, w.pending) TH_LOG("%s", rel);
+	EXPECT_EQ(0U, swt_wheel_normal(&w) + swt_wheel_deferrable(&w)) TH_LOG("%s", rel);
+	EXPECT_FALSE(w.has_next)
+		TH_LOG("%s: next_expiry %llu with nothing armed", rel, w.next_expiry);
+	/* The clock is the next tick to process: never past jiffies + 1 */
+	EXPECT_GE((s64)(w.jiffies + 1 - w.clk), 0)
+		TH_LOG("%s: clk %llu ahead of jiffies %llu",
+		       rel, w.clk, w.jiffies);
+}
+
 TEST_F(load, files_appear_and_go)
 {
 	unsigned int i, cpu;
-	struct swt_wheel w;
 	struct swt_stats st;
-	char rel[64], why[256];
+	char why[256];
 
 	if (_metadata->skip)
 		return;
@@ -85,29 +111,9 @@ TEST_F(load, files_appear_and_go)
 	EXPECT_EQ(0U, st.total.expired);
 	EXPECT_EQ(0U, st.total.cancelled);
 	EXPECT_EQ(0U, st.total.alive);
-
-	for (cpu = 0; cpu < SWT_MAX_CPUS; cpu++) {
-		if (!swt_cpu_online(cpu))
-			continue;
-		EXPECT_TRUE(st.has_cpu[cpu]) TH_LOG("no cpu%u.* keys in stats", cpu);
-		EXPECT_NULL(swt_stats_missing(&st, cpu))
-			TH_LOG("stats: no cpu%u.%s", cpu, swt_stats_missing(&st, cpu));
-		EXPECT_EQ(1U, st.cpu[cpu].online) TH_LOG("cpu%u", cpu);
-		snprintf(rel, sizeof(rel), "cpu%u/wheel", cpu);
-		if (swt_wheel_read(cpu, &w)) {
-			EXPECT_TRUE(false) TH_LOG("%s", swt_error());
-			continue;
-		}
-		EXPECT_EQ(self->geo.levels, w.levels) TH_LOG("%s", rel);
-		EXPECT_EQ(0U, w.pending) TH_LOG("%s", rel);
-		EXPECT_EQ(0U, swt_wheel_normal(&w) + swt_wheel_deferrable(&w)) TH_LOG("%s", rel);
-		EXPECT_FALSE(w.has_next)
-			TH_LOG("%s: next_expiry %llu with nothing armed", rel, w.next_expiry);
-		/* The clock is the next tick to process: never past jiffies + 1 */
-		EXPECT_GE((s64)(w.jiffies + 1 - w.clk), 0)
-			TH_LOG("%s: clk %llu ahead of jiffies %llu",
-			       rel, w.clk, w.jiffies);
-	}
+	for (cpu = 0; cpu < SWT_MAX_CPUS; cpu++)
+		if (swt_cpu_online(cpu))
+			swt_expect_cpu_empty(_metadata, &st, cpu, self->geo.levels);
 
 	ASSERT_EQ(0, swt_unload()) TH_LOG("%s", swt_error());
 	EXPECT_FALSE(swt_module_loaded());

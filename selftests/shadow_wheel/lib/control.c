@@ -59,8 +59,7 @@ static u64 swt_ms_to_ticks(const struct swt_geometry *geo, u64 ms)
 	return (ms * geo->hz + 999) / 1000;
 }
 
-/* Ticks compared as the kernel compares jiffies */
-static u64 swt_later(u64 a, u64 b)
+u64 swt_later(u64 a, u64 b)
 {
 	return (s64)(a - b) > 0 ? a : b;
 }
@@ -70,16 +69,11 @@ static u64 swt_earlier(u64 a, u64 b)
 	return (s64)(a - b) < 0 ? a : b;
 }
 
-int swt_arm(const struct swt_geometry *geo, struct swt_arm *a)
+/* The delta range in ticks, and the command */
+static void swt_arm_command(const struct swt_geometry *geo, struct swt_arm *a)
 {
-	u64 clk_before[SWT_MAX_CPUS], clk_after[SWT_MAX_CPUS], e_max;
 	const char *unit = a->ms ? "ms" : "";
-	bool target[SWT_MAX_CPUS] = { false };
-	bool first = true;
 	char delta[64], cpu[32];
-	struct swt_wheel w;
-	unsigned int c, lvl;
-	int ret;
 
 	if (a->hi < a->lo)
 		a->hi = a->lo;
@@ -99,46 +93,44 @@ int swt_arm(const struct swt_geometry *geo, struct swt_arm *a)
 		snprintf(cpu, sizeof(cpu), " cpu=%d", a->cpu);
 	snprintf(a->cmd, sizeof(a->cmd), "arm count=%llu delta=%s%s%s%s", a->count,
 		 delta, cpu, a->extra ? " " : "", a->extra ? a->extra : "");
+}
 
-	if (a->cpu < 0)
-		swt_online_mask(target);
-	else if (a->cpu < SWT_MAX_CPUS)
-		target[a->cpu] = true;
+/* The clocks of the @target CPUs' wheels, and jiffies as the first of them shows them */
+static int swt_read_clocks(const bool target[SWT_MAX_CPUS], u64 clk[SWT_MAX_CPUS], u64 *j)
+{
+	struct swt_wheel w;
+	bool first = true;
+	unsigned int c;
+	int ret;
+
 	for (c = 0; c < SWT_MAX_CPUS; c++) {
 		if (!target[c])
 			continue;
 		ret = swt_wheel_read(c, &w);
 		if (ret)
 			return ret;
-		clk_before[c] = w.clk;
+		clk[c] = w.clk;
 		if (first)
-			a->j_before = w.jiffies;
+			*j = w.jiffies;
 		first = false;
 	}
-	ret = swt_control("%s", a->cmd);
-	if (ret)
-		return ret;
-	first = true;
-	for (c = 0; c < SWT_MAX_CPUS; c++) {
-		if (!target[c])
-			continue;
-		ret = swt_wheel_read(c, &w);
-		if (ret)
-			return ret;
-		clk_after[c] = w.clk;
-		if (first)
-			a->j_after = w.jiffies;
-		first = false;
-	}
+	return 0;
+}
 
-	/*
-	 * A timer armed with delta D goes to the level of E - C, E being its
-	 * expiry and C the target wheel's clock then, known only to lie between
-	 * the reads before and after the write. E is jiffies + D; should the
-	 * module count D from the wheel's clock instead (E = C + D), these
-	 * bounds still hold: that adds level_of(D) and an earlier first tick.
-	 */
-	e_max = a->j_after;
+/*
+ * A timer armed with delta D goes to the level of E - C, E being its
+ * expiry and C the target wheel's clock then, known only to lie between
+ * the reads before and after the write. E is jiffies + D; should the
+ * module count D from the wheel's clock instead (E = C + D), these
+ * bounds still hold: that adds level_of(D) and an earlier first tick.
+ */
+static void swt_arm_bounds(const struct swt_geometry *geo, struct swt_arm *a,
+			   const bool target[SWT_MAX_CPUS], const u64 clk_before[SWT_MAX_CPUS],
+			   const u64 clk_after[SWT_MAX_CPUS])
+{
+	u64 e_max = a->j_after;
+	unsigned int c, lvl;
+
 	a->first_tick = a->j_before + a->tmin + 1;
 	a->lvl_lo = swt_geo_level_of(geo, a->tmin);
 	a->lvl_hi = swt_geo_level_of(geo, a->tmax);
@@ -163,7 +155,40 @@ int swt_arm(const struct swt_geometry *geo, struct swt_arm *a)
 		e_max = swt_later(e_max, clk_after[c]);
 	}
 	a->last_tick = e_max + a->tmax + geo->level[a->lvl_hi].gran;
-	return 0;
+}
+
+int swt_arm(const struct swt_geometry *geo, struct swt_arm *a)
+{
+	u64 clk_before[SWT_MAX_CPUS], clk_after[SWT_MAX_CPUS];
+	bool target[SWT_MAX_CPUS] = { false };
+	int ret;
+
+	swt_arm_command(geo, a);
+	if (a->cpu < 0)
+		swt_online_mask(target);
+	else if (a->cpu < SWT_MAX_CPUS)
+		target[a->cpu] = true;
+	ret = swt_read_clocks(target, clk_before, &a->j_before);
+	if (!ret)
+		ret = swt_control("%s", a->cmd);
+	if (!ret)
+		ret = swt_read_clocks(target, clk_after, &a->j_after);
+	if (!ret)
+		swt_arm_bounds(geo, a, target, clk_before, clk_after);
+	return ret;
+}
+
+u64 swt_arms_last_tick(const struct swt_arm *arm, unsigned int nr, u64 *count)
+{
+	u64 last = 0;
+	unsigned int i;
+
+	*count = 0;
+	for (i = 0; i < nr; i++) {
+		*count += arm[i].count;
+		last = swt_later(last, arm[i].last_tick);
+	}
+	return last;
 }
 
 int swt_wait_tick(const struct swt_geometry *geo, u64 tick)
@@ -187,4 +212,14 @@ int swt_wait_tick(const struct swt_geometry *geo, u64 tick)
 		ms = swt_ticks_to_ms(geo, tick - j);
 		swt_sleep_ms(ms < 1 ? 1 : ms > 200 ? 200 : ms);
 	}
+}
+
+bool swt_poll_again(struct swt_poll *poll, u64 j)
+{
+	if ((s64)(j - poll->due) > 0 && !poll->grace_end)
+		poll->grace_end = swt_now_ms() + poll->grace_ms;
+	if (poll->grace_end && swt_now_ms() > poll->grace_end)
+		return false;
+	swt_sleep_ms(poll->poll_ms);
+	return true;
 }

@@ -238,8 +238,28 @@ struct swt_arm {
 };
 
 int swt_arm(const struct swt_geometry *geo, struct swt_arm *a);
+/* The tick by which the timers of @nr arms have all run, and how many in @count */
+u64 swt_arms_last_tick(const struct swt_arm *arm, unsigned int nr, u64 *count);
+
+/* Ticks compared as the kernel compares jiffies: the later of @a and @b */
+u64 swt_later(u64 a, u64 b);
 
 /* Sleep until jiffies reach @tick; 0, or -ETIME if jiffies stop moving */
 int swt_wait_tick(const struct swt_geometry *geo, u64 tick);
+
+/*
+ * A poll for timers due by tick @due: after each look at them, with
+ * jiffies at @j, swt_poll_again() sleeps @poll_ms and says to look again,
+ * until jiffies have passed @due and @grace_ms more have gone by (for the
+ * tasklet to run them)
+ */
+struct swt_poll {
+	u64 due;
+	unsigned int grace_ms;
+	unsigned int poll_ms;
+	u64 grace_end;		/* 0 until jiffies pass @due */
+};
+
+bool swt_poll_again(struct swt_poll *poll, u64 j);
 
 #endif /* _SWT_H */

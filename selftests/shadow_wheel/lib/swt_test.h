@@ -66,6 +66,22 @@ static inline void swt_expect_sane(struct __test_metadata *_metadata)
 	EXPECT_TRUE(swt_stats_sane(&st, why, sizeof(why))) TH_LOG("stats: %s", why);
 }
 
+/* Each level that expired timers ran them 1 .. gran ticks late, never on time */
+static inline void swt_expect_late_within_gran(struct __test_metadata *_metadata,
+					       const struct swt_lateness *lt)
+{
+	unsigned int lvl;
+
+	for (lvl = 0; lvl < lt->levels; lvl++) {
+		const struct swt_late_level *l = &lt->level[lvl];
+
+		if (!l->expired)
+			continue;
+		EXPECT_LE(1U, l->late_min) TH_LOG("level %u ran a timer on its tick", lvl);
+		EXPECT_GE(l->gran, l->late_max) TH_LOG("level %u late by more than gran", lvl);
+	}
+}
+
 /* FIXTURE_TEARDOWN of every test: the final checks, then unload */
 static inline void swt_teardown(struct __test_metadata *_metadata)
 {
