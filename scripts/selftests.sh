@@ -12,7 +12,9 @@
 #
 # The selftests are built with their Makefile in a scratch copy of the repo;
 # for each kernel the module is built for it, the built selftests directory
-# goes into the guest as /selftests and /selftests/run.sh runs them there.
+# goes into the guest as /selftests and /selftests/run.sh runs them there, the
+# programs named in run.list (which make writes from the Makefile's
+# TEST_GEN_PROGS).
 # Results are counted from the tests' TAP output; a kernel whose run failed
 # otherwise (a splat, a crash, a timeout, no results) counts as one failure.
 # Ends with one line "selftests: P passed, F failed"; the exit status is
@@ -50,6 +52,7 @@ sw_selftests_build()
 		sw_log "selftests: building $dir FAILED"
 		return 1
 	fi
+	[ -s "$work/src/$dir/run.list" ] || { sw_log "selftests: make wrote no $dir/run.list"; return 1; }
 	echo "$work/src/$dir"
 }
 

@@ -10,15 +10,25 @@
 # Exit: 0 when every program passed (or some skipped), 1 when any failed,
 # 4 (KSFT_SKIP) when all skipped.
 #
-# Usage: run.sh [program...]    (default: all, in the order below)
+# Usage: run.sh [program...]    (default: all, in the order of run.list)
+#
+# run.list names the programs, one a line: make writes it from the
+# Makefile's TEST_GEN_PROGS, the one place they are listed.
 
 ksft_skip=4
 dir=$(cd "$(dirname "$0")" && pwd)
-# The programs, in order; also found one level down, in shadow_wheel/
-tests="sw_load_test sw_control_test sw_bench_test sw_classic_test sw_expiry_test sw_cancel_test sw_idle_test
-sw_concurrency_test sw_hotplug_test sw_unload_test"
-[ $# -gt 0 ] && tests="$*"
-[ -x "$dir/sw_load_test" ] || [ ! -d "$dir/shadow_wheel" ] || dir="$dir/shadow_wheel"
+# The built programs and their list; also found one level down, in shadow_wheel/
+[ -f "$dir/run.list" ] || [ ! -d "$dir/shadow_wheel" ] || dir="$dir/shadow_wheel"
+if [ $# -gt 0 ]; then
+	tests="$*"
+elif [ -f "$dir/run.list" ]; then
+	tests=$(cat "$dir/run.list")
+else
+	echo "TAP version 13"
+	echo "1..1"
+	echo "not ok 1 selftests: shadow_wheel: no $dir/run.list: build with make first"
+	exit 1
+fi
 
 tmp=${TMPDIR:-/tmp}
 mkdir -p "$tmp" 2>/dev/null

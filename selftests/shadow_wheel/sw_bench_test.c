@@ -16,33 +16,15 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
-#include "sw_test.h"
+#include "lib/swt_test.h"
 
-#define SW_RUN	"wheel=all timers=2000 ops=2048 ticks=600 gap=200 mean=300 seed=7"
+#define SWT_RUN	"wheel=all timers=2000 ops=2048 ticks=600 gap=200 mean=300 seed=7"
 
-FIXTURE(bench) {
-	struct sw_geometry geo;
-};
-
-FIXTURE_SETUP(bench)
-{
-	int ret;
-
-	ret = sw_start(NULL);
-	if (ret == SW_SKIP)
-		SKIP(return, "%s", sw_error());
-	ASSERT_EQ(0, ret) TH_LOG("%s", sw_error());
-	ASSERT_EQ(0, sw_geometry_read(&self->geo)) TH_LOG("%s", sw_error());
-}
-
-FIXTURE_TEARDOWN(bench)
-{
-	sw_teardown(_metadata);
-}
+SWT_FIXTURE(bench, NULL, NULL, NULL)
 
 /* The report's line for @wheel whose first key after timers= is @key */
-static const char *sw_bench_line(const char *report, const char *wheel, const char *key,
-				 char *line, size_t size)
+static const char *swt_bench_line(const char *report, const char *wheel, const char *key,
+				  char *line, size_t size)
 {
 	char want[64];
 	const char *p = report;
@@ -60,7 +42,7 @@ static const char *sw_bench_line(const char *report, const char *wheel, const ch
 }
 
 /* The value of " @key=" in @line as a number; -1 if it is not there */
-static double sw_bench_value(const char *line, const char *key)
+static double swt_bench_value(const char *line, const char *key)
 {
 	char want[64];
 	const char *p;
@@ -70,39 +52,40 @@ static double sw_bench_value(const char *line, const char *key)
 	return p ? strtod(p + strlen(want), NULL) : -1;
 }
 
-static void sw_bench_check_wheel(struct __test_metadata *_metadata, const char *report,
-				 const char *wheel, u64 hz)
+static void swt_bench_check_wheel(struct __test_metadata *_metadata, const char *report,
+				  const char *wheel, u64 hz)
 {
 	static const char * const ops[] = { "arm", "mod_near", "mod_far", "cancel", "next",
 					     "next_idle" };
 	char ol[512] = "", tl[512] = "", cl[512] = "";
-	const char *o = sw_bench_line(report, wheel, " arm=", ol, sizeof(ol));
-	const char *t = sw_bench_line(report, wheel, " tick_median=", tl, sizeof(tl));
-	const char *c = sw_bench_line(report, wheel, " catch_up_median=", cl, sizeof(cl));
+	const char *o = swt_bench_line(report, wheel, " arm=", ol, sizeof(ol));
+	const char *t = swt_bench_line(report, wheel, " tick_median=", tl, sizeof(tl));
+	const char *c = swt_bench_line(report, wheel, " catch_up_median=", cl, sizeof(cl));
 	unsigned int i;
 
 	ASSERT_TRUE(o && t && c) TH_LOG("%s: lines missing from:\n%s", wheel, report);
-	EXPECT_EQ((double)hz, sw_bench_value(o, "hz")) TH_LOG("%s", ol);
-	EXPECT_EQ(2000, sw_bench_value(o, "timers")) TH_LOG("%s", ol);
-	EXPECT_EQ(2048, sw_bench_value(o, "ops")) TH_LOG("%s", ol);
+	EXPECT_EQ((double)hz, swt_bench_value(o, "hz")) TH_LOG("%s", ol);
+	EXPECT_EQ(2000, swt_bench_value(o, "timers")) TH_LOG("%s", ol);
+	EXPECT_EQ(2048, swt_bench_value(o, "ops")) TH_LOG("%s", ol);
 	for (i = 0; i < ARRAY_SIZE(ops); i++)
-		EXPECT_LT(0, sw_bench_value(o, ops[i])) TH_LOG("op %u: %s", i, ol);
-	EXPECT_EQ(600, sw_bench_value(t, "ticks")) TH_LOG("%s", tl);
-	EXPECT_LE(sw_bench_value(t, "tick_median"), sw_bench_value(t, "tick_p99")) TH_LOG("%s", tl);
-	EXPECT_LE(sw_bench_value(t, "tick_p99"), sw_bench_value(t, "tick_max")) TH_LOG("%s", tl);
+		EXPECT_LT(0, swt_bench_value(o, ops[i])) TH_LOG("op %u: %s", i, ol);
+	EXPECT_EQ(600, swt_bench_value(t, "ticks")) TH_LOG("%s", tl);
+	EXPECT_LE(swt_bench_value(t, "tick_median"), swt_bench_value(t, "tick_p99"))
+		TH_LOG("%s", tl);
+	EXPECT_LE(swt_bench_value(t, "tick_p99"), swt_bench_value(t, "tick_max")) TH_LOG("%s", tl);
 	/* 600 ticks of 2000 timers with a mean timeout of 300 ticks: some expire */
-	EXPECT_LT(0, sw_bench_value(t, "expired")) TH_LOG("%s", tl);
+	EXPECT_LT(0, swt_bench_value(t, "expired")) TH_LOG("%s", tl);
 	/* Only the classic wheel cascades timers this near */
-	EXPECT_EQ(!strcmp(wheel, "classic"), sw_bench_value(t, "cascaded") > 0) TH_LOG("%s", tl);
-	EXPECT_EQ(200, sw_bench_value(c, "gap")) TH_LOG("%s", cl);
-	EXPECT_LT(0, sw_bench_value(c, "catch_up_median")) TH_LOG("%s", cl);
-	EXPECT_LE(sw_bench_value(c, "catch_up_median"), sw_bench_value(c, "catch_up_max"))
+	EXPECT_EQ(!strcmp(wheel, "classic"), swt_bench_value(t, "cascaded") > 0) TH_LOG("%s", tl);
+	EXPECT_EQ(200, swt_bench_value(c, "gap")) TH_LOG("%s", cl);
+	EXPECT_LT(0, swt_bench_value(c, "catch_up_median")) TH_LOG("%s", cl);
+	EXPECT_LE(swt_bench_value(c, "catch_up_median"), swt_bench_value(c, "catch_up_max"))
 		TH_LOG("%s", cl);
 }
 
 /* Lines starting "ratio @what=" end in " met" or " missed" */
-static void sw_bench_check_ratio(struct __test_metadata *_metadata, const char *report,
-				 const char *what)
+static void swt_bench_check_ratio(struct __test_metadata *_metadata, const char *report,
+				  const char *what)
 {
 	char want[96], line[256];
 	const char *p;
@@ -132,28 +115,28 @@ TEST_F(bench, small_run_reports_every_wheel_and_the_kernel)
 
 	if (_metadata->skip)
 		return;
-	ret = sw_bench_write(SW_RUN);
-	ASSERT_EQ(0, ret) TH_LOG("'%s': %s", SW_RUN, strerror(-ret));
-	ASSERT_EQ(0, sw_bench_read(&report)) TH_LOG("%s", sw_error());
+	ret = swt_bench_write(SWT_RUN);
+	ASSERT_EQ(0, ret) TH_LOG("'%s': %s", SWT_RUN, strerror(-ret));
+	ASSERT_EQ(0, swt_bench_read(&report)) TH_LOG("%s", swt_error());
 
 	for (i = 0; i < ARRAY_SIZE(wheels); i++)
-		sw_bench_check_wheel(_metadata, report, wheels[i], self->geo.hz);
+		swt_bench_check_wheel(_metadata, report, wheels[i], self->geo.hz);
 	for (i = 0; i < ARRAY_SIZE(ratios); i++)
-		sw_bench_check_ratio(_metadata, report, ratios[i]);
+		swt_bench_check_ratio(_metadata, report, ratios[i]);
 	for (i = 0; i < 3; i++) {
 		static const char * const cmp[] = { "kernel", "seed-bare", "seed-locked" };
-		const char *l = sw_bench_line(report, cmp[i], " arm=", line, sizeof(line));
+		const char *l = swt_bench_line(report, cmp[i], " arm=", line, sizeof(line));
 
 		ASSERT_NE(NULL, l) TH_LOG("no %s line in:\n%s", cmp[i], report);
-		EXPECT_LT(0, sw_bench_value(l, "arm")) TH_LOG("%s", l);
-		EXPECT_LT(0, sw_bench_value(l, "cancel")) TH_LOG("%s", l);
+		EXPECT_LT(0, swt_bench_value(l, "arm")) TH_LOG("%s", l);
+		EXPECT_LT(0, swt_bench_value(l, "cancel")) TH_LOG("%s", l);
 	}
 	/* The kernel's timers an hour out, and the timed ones cancelled at once */
 	fired = strstr(report, "bench kernel_timers_fired=");
 	ASSERT_NE(NULL, fired) TH_LOG("%s", report);
 	EXPECT_EQ(0, strtol(fired + strlen("bench kernel_timers_fired="), NULL, 10))
 		TH_LOG("%.*s", (int)strcspn(fired, "\n"), fired);
-	sw_msg("%s", report);
+	swt_msg("%s", report);
 	free(report);
 }
 
@@ -163,10 +146,10 @@ TEST_F(bench, one_wheel_without_the_kernel)
 
 	if (_metadata->skip)
 		return;
-	ASSERT_EQ(0, sw_bench_write("wheel=mainline timers=500 ops=1024 ticks=100 kernel=0"));
-	ASSERT_EQ(0, sw_bench_read(&report)) TH_LOG("%s", sw_error());
-	EXPECT_NE(NULL, sw_bench_line(report, "mainline", " arm=", line, sizeof(line)));
-	EXPECT_EQ(NULL, sw_bench_line(report, "seed", " arm=", line, sizeof(line)));
+	ASSERT_EQ(0, swt_bench_write("wheel=mainline timers=500 ops=1024 ticks=100 kernel=0"));
+	ASSERT_EQ(0, swt_bench_read(&report)) TH_LOG("%s", swt_error());
+	EXPECT_NE(NULL, swt_bench_line(report, "mainline", " arm=", line, sizeof(line)));
+	EXPECT_EQ(NULL, swt_bench_line(report, "seed", " arm=", line, sizeof(line)));
 	EXPECT_EQ(NULL, strstr(report, "wheel=kernel"));
 	/* The ratios need the seed and the classic wheel */
 	EXPECT_EQ(NULL, strstr(report, "ratio "));
@@ -202,15 +185,15 @@ TEST_F(bench, bad_runs_are_refused_and_change_nothing)
 
 	if (_metadata->skip)
 		return;
-	ASSERT_EQ(0, sw_bench_write("wheel=seed timers=100 ops=1024 ticks=10 kernel=0"));
-	ASSERT_EQ(0, sw_bench_read(&before)) TH_LOG("%s", sw_error());
+	ASSERT_EQ(0, swt_bench_write("wheel=seed timers=100 ops=1024 ticks=10 kernel=0"));
+	ASSERT_EQ(0, swt_bench_read(&before)) TH_LOG("%s", swt_error());
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		int ret = sw_bench_write(bad[i].words);
+		int ret = swt_bench_write(bad[i].words);
 
 		EXPECT_EQ(-bad[i].err, ret) TH_LOG("'%s': %s", bad[i].words,
 						   ret ? strerror(-ret) : "accepted");
 	}
-	ASSERT_EQ(0, sw_bench_read(&after)) TH_LOG("%s", sw_error());
+	ASSERT_EQ(0, swt_bench_read(&after)) TH_LOG("%s", swt_error());
 	EXPECT_STREQ(before, after);
 	free(before);
 	free(after);

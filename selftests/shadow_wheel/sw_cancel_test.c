@@ -13,16 +13,14 @@
  */
 
 #include "kselftest_harness.h"
-#include "sw_test.h"
+#include "lib/swt_test.h"
 
-#define SW_COUNT	1000
-#define SW_DELTA_MS	2000
-#define SW_GRACE_MS	2000	/* for the tasklet to run once they are due */
-#define SW_POLL_MS	100
+#define SWT_COUNT	1000
+#define SWT_DELTA_MS	2000
+#define SWT_GRACE_MS	2000	/* for the tasklet to run once they are due */
+#define SWT_POLL_MS	100
 
-FIXTURE(cancel) {
-	struct sw_geometry geo;
-};
+SWT_FIXTURE(cancel, NULL, NULL, NULL)
 
 FIXTURE_VARIANT(cancel) {
 	unsigned int percent;
@@ -32,15 +30,15 @@ FIXTURE_VARIANT(cancel) {
 
 FIXTURE_VARIANT_ADD(cancel, all) {
 	.percent = 100,
-	.min_cancelled = SW_COUNT,
-	.max_cancelled = SW_COUNT,
+	.min_cancelled = SWT_COUNT,
+	.max_cancelled = SWT_COUNT,
 };
 
 /* Binomial(1000, 0.5) has a standard deviation of 16: +-150 is ample */
 FIXTURE_VARIANT_ADD(cancel, half) {
 	.percent = 50,
-	.min_cancelled = SW_COUNT / 2 - 150,
-	.max_cancelled = SW_COUNT / 2 + 150,
+	.min_cancelled = SWT_COUNT / 2 - 150,
+	.max_cancelled = SWT_COUNT / 2 + 150,
 };
 
 FIXTURE_VARIANT_ADD(cancel, none) {
@@ -49,33 +47,18 @@ FIXTURE_VARIANT_ADD(cancel, none) {
 	.max_cancelled = 0,
 };
 
-FIXTURE_SETUP(cancel)
-{
-	int ret;
-
-	ret = sw_start(NULL);
-	if (ret == SW_SKIP)
-		SKIP(return, "%s", sw_error());
-	ASSERT_EQ(0, ret) TH_LOG("%s", sw_error());
-	ASSERT_EQ(0, sw_geometry_read(&self->geo)) TH_LOG("%s", sw_error());
-}
-
-FIXTURE_TEARDOWN(cancel)
-{
-	sw_teardown(_metadata);
-}
-
 TEST_F(cancel, before_expiry)
 {
-	u64 j, grace_end = 0, start_ms, mid_cancelled = 0;
-	struct sw_arm a = {
+	struct swt_poll poll = { .grace_ms = SWT_GRACE_MS, .poll_ms = SWT_POLL_MS };
+	u64 j, start_ms, mid_cancelled = 0;
+	struct swt_arm a = {
 		.cpu = -1,
-		.count = SW_COUNT,
-		.lo = SW_DELTA_MS,
-		.hi = SW_DELTA_MS,
+		.count = SWT_COUNT,
+		.lo = SWT_DELTA_MS,
+		.hi = SWT_DELTA_MS,
 		.ms = true,
 	};
-	struct sw_stats st;
+	struct swt_stats st;
 	char extra[32], why[256];
 
 	if (_metadata->skip)
@@ -83,42 +66,36 @@ TEST_F(cancel, before_expiry)
 
 	snprintf(extra, sizeof(extra), "cancel=%u", variant->percent);
 	a.extra = extra;
-	ASSERT_EQ(0, sw_arm(&self->geo, &a)) TH_LOG("%s", sw_error());
-	sw_msg("'%s': due by tick %llu, %llu ms after arming", a.cmd,
-	       a.last_tick, sw_ticks_to_ms(&self->geo, a.last_tick - a.j_before));
+	ASSERT_EQ(0, swt_arm(&self->geo, &a)) TH_LOG("%s", swt_error());
+	swt_msg("'%s': due by tick %llu, %llu ms after arming", a.cmd,
+		a.last_tick, swt_ticks_to_ms(&self->geo, a.last_tick - a.j_before));
 
-	start_ms = sw_now_ms();
-	for (;;) {
-		ASSERT_EQ(0, sw_stats_read(&st)) TH_LOG("%s", sw_error());
-		ASSERT_EQ(0, sw_jiffies(&j)) TH_LOG("%s", sw_error());
-		ASSERT_TRUE(sw_stats_sane(&st, why, sizeof(why))) TH_LOG("%s", why);
-		ASSERT_EQ((u64)SW_COUNT, st.total.armed);
+	poll.due = a.last_tick;
+	start_ms = swt_now_ms();
+	do {
+		ASSERT_EQ(0, swt_stats_read(&st)) TH_LOG("%s", swt_error());
+		ASSERT_EQ(0, swt_jiffies(&j)) TH_LOG("%s", swt_error());
+		ASSERT_TRUE(swt_stats_sane(&st, why, sizeof(why))) TH_LOG("%s", why);
+		ASSERT_EQ((u64)SWT_COUNT, st.total.armed);
 		/* None runs before the first tick it may run on */
 		ASSERT_TRUE((s64)(j - a.first_tick) >= 0 || !st.total.expired)
 			TH_LOG("%llu expired at jiffies %llu, before tick %llu", st.total.expired,
 			       j, a.first_tick);
-		if (!mid_cancelled && sw_now_ms() - start_ms >= SW_DELTA_MS / 2)
+		if (!mid_cancelled && swt_now_ms() - start_ms >= SWT_DELTA_MS / 2)
 			mid_cancelled = st.total.cancelled;
-		if (!st.total.pending)
-			break;
-		if ((s64)(j - a.last_tick) > 0 && !grace_end)
-			grace_end = sw_now_ms() + SW_GRACE_MS;
-		if (grace_end && sw_now_ms() > grace_end)
-			break;
-		sw_sleep_ms(SW_POLL_MS);
-	}
-	sw_msg("cancel=%u: %llu cancelled (%llu half way), %llu expired, after %llu ms",
-	       variant->percent, st.total.cancelled, mid_cancelled, st.total.expired,
-	       sw_now_ms() - start_ms);
+	} while (st.total.pending && swt_poll_again(&poll, j));
+	swt_msg("cancel=%u: %llu cancelled (%llu half way), %llu expired, after %llu ms",
+		variant->percent, st.total.cancelled, mid_cancelled, st.total.expired,
+		swt_now_ms() - start_ms);
 
 	EXPECT_EQ(0U, st.total.alive);
 	EXPECT_EQ(0U, st.total.pending)
 		TH_LOG("still pending at jiffies %llu, due by %llu", j, a.last_tick);
-	EXPECT_EQ((u64)SW_COUNT, st.total.cancelled + st.total.expired);
+	EXPECT_EQ((u64)SWT_COUNT, st.total.cancelled + st.total.expired);
 	EXPECT_LE(variant->min_cancelled, st.total.cancelled);
 	EXPECT_GE(variant->max_cancelled, st.total.cancelled);
-	EXPECT_EQ(st.total.cancelled, SW_CPU_SUM(&st, cancelled));
-	EXPECT_EQ(st.total.expired, SW_CPU_SUM(&st, expired));
+	EXPECT_EQ(st.total.cancelled, SWT_CPU_SUM(&st, cancelled));
+	EXPECT_EQ(st.total.expired, SWT_CPU_SUM(&st, expired));
 }
 
 TEST_HARNESS_MAIN

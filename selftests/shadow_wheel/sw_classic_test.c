@@ -12,36 +12,18 @@
  *    cascaded.
  */
 #include "kselftest_harness.h"
-#include "sw_test.h"
+#include "lib/swt_test.h"
 
-#define SW_CLASSIC_TIMERS	3000
-#define SW_CLASSIC_DELTA_MAX	2000	/* ticks: the root and level 1 */
+#define SWT_CLASSIC_TIMERS	3000
+#define SWT_CLASSIC_DELTA_MAX	2000	/* ticks: the root and level 1 */
 
-FIXTURE(classic) {
-	struct sw_geometry geo;
-};
-
-FIXTURE_SETUP(classic)
-{
-	int ret;
-
-	ret = sw_start("geometry=classic");
-	if (ret == SW_SKIP)
-		SKIP(return, "%s", sw_error());
-	ASSERT_EQ(0, ret) TH_LOG("%s", sw_error());
-	ASSERT_EQ(0, sw_geometry_read(&self->geo)) TH_LOG("%s", sw_error());
-}
-
-FIXTURE_TEARDOWN(classic)
-{
-	sw_teardown(_metadata);
-}
+SWT_FIXTURE(classic, "geometry=classic", NULL, NULL)
 
 TEST_F(classic, geometry_is_the_classic_table)
 {
 	static const u64 offset[] = { 0, 256, 320, 384, 448 };
 	static const u64 start[] = { 0, 256, 16384, 1048576, 67108864, 4294967296ULL };
-	const struct sw_geometry *g = &self->geo;
+	const struct swt_geometry *g = &self->geo;
 	unsigned int lvl;
 
 	if (_metadata->skip)
@@ -50,7 +32,7 @@ TEST_F(classic, geometry_is_the_classic_table)
 	ASSERT_EQ(5U, g->levels);
 	EXPECT_EQ(start[5], g->cutoff);
 	for (lvl = 0; lvl < 5; lvl++) {
-		const struct sw_geo_level *l = &g->level[lvl];
+		const struct swt_geo_level *l = &g->level[lvl];
 
 		EXPECT_EQ(offset[lvl], l->offset) TH_LOG("level %u", lvl);
 		EXPECT_EQ(1ULL, l->gran) TH_LOG("level %u", lvl);
@@ -61,36 +43,36 @@ TEST_F(classic, geometry_is_the_classic_table)
 
 TEST_F(classic, every_timer_runs_on_its_tick)
 {
-	struct sw_arm a = { .cpu = -1, .count = SW_CLASSIC_TIMERS, .lo = 1,
-			    .hi = SW_CLASSIC_DELTA_MAX };
-	struct sw_lateness lt;
-	struct sw_stats st;
+	struct swt_arm a = { .cpu = -1, .count = SWT_CLASSIC_TIMERS, .lo = 1,
+			    .hi = SWT_CLASSIC_DELTA_MAX };
+	struct swt_lateness lt;
+	struct swt_stats st;
 	char why[256];
 	unsigned int lvl;
 	u64 expired = 0;
 
 	if (_metadata->skip)
 		return;
-	ASSERT_EQ(0, sw_arm(&self->geo, &a)) TH_LOG("%s", sw_error());
-	ASSERT_EQ(0, sw_wait_tick(&self->geo, a.last_tick + 2)) TH_LOG("%s", sw_error());
+	ASSERT_EQ(0, swt_arm(&self->geo, &a)) TH_LOG("%s", swt_error());
+	ASSERT_EQ(0, swt_wait_tick(&self->geo, a.last_tick + 2)) TH_LOG("%s", swt_error());
 	/* The tasklet may still be running the last tick's timers */
 	for (lvl = 0; lvl < 100; lvl++) {
-		ASSERT_EQ(0, sw_stats_read(&st)) TH_LOG("%s", sw_error());
+		ASSERT_EQ(0, swt_stats_read(&st)) TH_LOG("%s", swt_error());
 		if (!st.total.pending)
 			break;
-		sw_sleep_ms(100);
+		swt_sleep_ms(100);
 	}
-	EXPECT_TRUE(sw_stats_sane(&st, why, sizeof(why))) TH_LOG("%s", why);
+	EXPECT_TRUE(swt_stats_sane(&st, why, sizeof(why))) TH_LOG("%s", why);
 	EXPECT_EQ(0ULL, st.total.pending);
-	EXPECT_EQ((u64)SW_CLASSIC_TIMERS, st.total.expired);
+	EXPECT_EQ((u64)SWT_CLASSIC_TIMERS, st.total.expired);
 	EXPECT_EQ(0ULL, st.total.early);
 	/* Deltas of 256 and more went to level 1 first */
 	EXPECT_LT(0ULL, st.total.cascaded);
-	sw_msg("%llu expired, %llu cascaded", st.total.expired, st.total.cascaded);
+	swt_msg("%llu expired, %llu cascaded", st.total.expired, st.total.cascaded);
 
-	ASSERT_EQ(0, sw_lateness_read(&lt)) TH_LOG("%s", sw_error());
+	ASSERT_EQ(0, swt_lateness_read(&lt)) TH_LOG("%s", swt_error());
 	for (lvl = 0; lvl < lt.levels; lvl++) {
-		const struct sw_late_level *l = &lt.level[lvl];
+		const struct swt_late_level *l = &lt.level[lvl];
 
 		if (!l->present || !l->expired)
 			continue;
@@ -99,7 +81,7 @@ TEST_F(classic, every_timer_runs_on_its_tick)
 			TH_LOG("level %u: %llu .. %llu ticks late", lvl, l->late_min, l->late_max);
 	}
 	/* None was placed for a tick already gone: all are in the lateness */
-	EXPECT_EQ((u64)SW_CLASSIC_TIMERS, expired);
+	EXPECT_EQ((u64)SWT_CLASSIC_TIMERS, expired);
 }
 
 TEST_HARNESS_MAIN

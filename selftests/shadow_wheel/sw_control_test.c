@@ -17,74 +17,62 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "sw_test.h"
+#include "lib/swt_test.h"
 
-#define SW_BACKGROUND		100	/* pending through every test */
-#define SW_RUN_END_MS		6000	/* a run of 1 s has ended by then */
+#define SWT_BACKGROUND		100	/* pending through every test */
+#define SWT_RUN_END_MS		6000	/* a run of 1 s has ended by then */
 
-static bool sw_kmsg_noted;
+static bool swt_kmsg_noted;
 
-FIXTURE(control) {
-	struct sw_geometry geo;
-};
-
-FIXTURE_SETUP(control)
+/* Timers pending through every test */
+static void swt_arm_background(struct __test_metadata *_metadata)
 {
-	int ret;
-
-	ret = sw_start(NULL);
-	if (ret == SW_SKIP)
-		SKIP(return, "%s", sw_error());
-	ASSERT_EQ(0, ret) TH_LOG("%s", sw_error());
-	ASSERT_EQ(0, sw_geometry_read(&self->geo)) TH_LOG("%s", sw_error());
-	ASSERT_EQ(0, sw_control("arm count=%u delta=60000ms", SW_BACKGROUND))
-		TH_LOG("%s", sw_error());
+	ASSERT_EQ(0, swt_control("arm count=%u delta=60000ms", SWT_BACKGROUND))
+		TH_LOG("%s", swt_error());
 }
 
-FIXTURE_TEARDOWN(control)
-{
-	sw_teardown(_metadata);
-}
+SWT_FIXTURE(control, NULL, swt_arm_background, NULL)
 
 /* @cmd (@len bytes, written as is) fails with -@err and changes nothing */
-static void sw_expect_rejected(struct __test_metadata *_metadata, const char *cmd,
-			       size_t len, int err)
+static void swt_expect_rejected(struct __test_metadata *_metadata, const char *cmd,
+				size_t len, int err)
 {
-	struct sw_stats before, after;
+	struct swt_stats before, after;
 	char why[256];
 	int kmsg, ret;
 
-	ASSERT_EQ(0, sw_stats_read(&before)) TH_LOG("%s", sw_error());
-	kmsg = sw_kmsg_open();
-	ret = sw_control_raw(cmd, len);
+	ASSERT_EQ(0, swt_stats_read(&before)) TH_LOG("%s", swt_error());
+	kmsg = swt_kmsg_open();
+	ret = swt_control_raw(cmd, len);
 	EXPECT_EQ(-err, ret) TH_LOG("'%.*s': %s, expected %s", (int)strcspn(cmd, "\n"), cmd,
 				    ret ? strerror(-ret) : "accepted", strerror(err));
-	ASSERT_EQ(0, sw_stats_read(&after)) TH_LOG("%s", sw_error());
-	EXPECT_TRUE(sw_stats_same_timers(&before, &after, why, sizeof(why)))
+	ASSERT_EQ(0, swt_stats_read(&after)) TH_LOG("%s", swt_error());
+	EXPECT_TRUE(swt_stats_same_timers(&before, &after, why, sizeof(why)))
 		TH_LOG("'%.*s' changed %s", (int)strcspn(cmd, "\n"), cmd, why);
 	if (kmsg < 0) {
-		if (!sw_kmsg_noted)
-			sw_msg("no /dev/kmsg (%s): the kernel log is not checked", strerror(-kmsg));
-		sw_kmsg_noted = true;
+		if (!swt_kmsg_noted)
+			swt_msg("no /dev/kmsg (%s): the kernel log is not checked",
+				strerror(-kmsg));
+		swt_kmsg_noted = true;
 		return;
 	}
-	EXPECT_LE(1, sw_kmsg_new(kmsg, NULL, 0))
+	EXPECT_LE(1, swt_kmsg_new(kmsg, NULL, 0))
 		TH_LOG("'%.*s' logged nothing", (int)strcspn(cmd, "\n"), cmd);
 	close(kmsg);
 }
 
 /* Each of @cmds, as echo(1) writes it, fails with -@err and changes nothing */
-static void sw_expect_all_rejected(struct __test_metadata *_metadata,
-				   const char * const *cmds, size_t nr, int err)
+static void swt_expect_all_rejected(struct __test_metadata *_metadata,
+				    const char * const *cmds, size_t nr, int err)
 {
-	char buf[SW_CMD_MAX + 2];
+	char buf[SWT_CMD_MAX + 2];
 	size_t i;
 	int len;
 
 	for (i = 0; i < nr; i++) {
 		len = snprintf(buf, sizeof(buf), "%s\n", cmds[i]);
 		ASSERT_LT(len, (int)sizeof(buf));
-		sw_expect_rejected(_metadata, buf, len, err);
+		swt_expect_rejected(_metadata, buf, len, err);
 	}
 }
 
@@ -107,20 +95,20 @@ TEST_F(control, accepts_every_documented_form)
 		{ "arm count=3 delta=5000 cancel=100", 3, -1 },
 		{ "arm count=3 delta=5000 cpu=0 deferrable cancel=50", 3, 0 },
 	};
-	unsigned int online[SW_MAX_CPUS], ncpu, i, per;
-	struct sw_stats before, after;
+	unsigned int online[SWT_MAX_CPUS], ncpu, i, per;
+	struct swt_stats before, after;
 	char why[256];
 
 	if (_metadata->skip)
 		return;
 
 	for (i = 0; i < ARRAY_SIZE(ok); i++) {
-		ASSERT_EQ(0, sw_stats_read(&before)) TH_LOG("%s", sw_error());
-		EXPECT_EQ(0, sw_control("%s", ok[i].cmd)) TH_LOG("%s", sw_error());
-		ASSERT_EQ(0, sw_stats_read(&after)) TH_LOG("%s", sw_error());
+		ASSERT_EQ(0, swt_stats_read(&before)) TH_LOG("%s", swt_error());
+		EXPECT_EQ(0, swt_control("%s", ok[i].cmd)) TH_LOG("%s", swt_error());
+		ASSERT_EQ(0, swt_stats_read(&after)) TH_LOG("%s", swt_error());
 		EXPECT_EQ(before.total.armed + ok[i].count, after.total.armed)
 			TH_LOG("'%s'", ok[i].cmd);
-		EXPECT_TRUE(sw_stats_sane(&after, why, sizeof(why))) TH_LOG("%s", why);
+		EXPECT_TRUE(swt_stats_sane(&after, why, sizeof(why))) TH_LOG("%s", why);
 		if (ok[i].cpu < 0)
 			continue;
 		EXPECT_EQ(before.cpu[ok[i].cpu].armed + ok[i].count, after.cpu[ok[i].cpu].armed)
@@ -128,12 +116,12 @@ TEST_F(control, accepts_every_documented_form)
 	}
 
 	/* Without cpu=, round-robin over the online CPUs */
-	ncpu = sw_cpus_online(online);
+	ncpu = swt_cpus_online(online);
 	ASSERT_LT(0U, ncpu);
-	ASSERT_EQ(0, sw_stats_read(&before)) TH_LOG("%s", sw_error());
-	ASSERT_EQ(0, sw_control("arm count=%u delta=60000ms", 10 * ncpu))
-		TH_LOG("%s", sw_error());
-	ASSERT_EQ(0, sw_stats_read(&after)) TH_LOG("%s", sw_error());
+	ASSERT_EQ(0, swt_stats_read(&before)) TH_LOG("%s", swt_error());
+	ASSERT_EQ(0, swt_control("arm count=%u delta=60000ms", 10 * ncpu))
+		TH_LOG("%s", swt_error());
+	ASSERT_EQ(0, swt_stats_read(&after)) TH_LOG("%s", swt_error());
 	for (i = 0; i < ncpu; i++) {
 		per = after.cpu[online[i]].armed - before.cpu[online[i]].armed;
 		EXPECT_EQ(10U, per) TH_LOG("cpu%u got %u of %u", online[i], per, 10 * ncpu);
@@ -142,8 +130,8 @@ TEST_F(control, accepts_every_documented_form)
 
 TEST_F(control, reset_clears_figures_keeps_timers)
 {
-	struct sw_lateness lt;
-	struct sw_stats st;
+	struct swt_lateness lt;
+	struct swt_stats st;
 	unsigned int lvl;
 	u64 until, expired = 0;
 	char why[256];
@@ -152,27 +140,27 @@ TEST_F(control, reset_clears_figures_keeps_timers)
 		return;
 
 	/* Some figures to clear: timers that expire, one cancelled */
-	ASSERT_EQ(0, sw_control("arm count=20 delta=1..10")) TH_LOG("%s", sw_error());
-	ASSERT_EQ(0, sw_control("arm count=1 delta=100ms cancel=100")) TH_LOG("%s", sw_error());
-	until = sw_now_ms() + 3000;
+	ASSERT_EQ(0, swt_control("arm count=20 delta=1..10")) TH_LOG("%s", swt_error());
+	ASSERT_EQ(0, swt_control("arm count=1 delta=100ms cancel=100")) TH_LOG("%s", swt_error());
+	until = swt_now_ms() + 3000;
 	do {
-		sw_sleep_ms(50);
-		ASSERT_EQ(0, sw_stats_read(&st)) TH_LOG("%s", sw_error());
-	} while (st.total.pending > SW_BACKGROUND && sw_now_ms() < until);
-	ASSERT_EQ((u64)SW_BACKGROUND, st.total.pending);
+		swt_sleep_ms(50);
+		ASSERT_EQ(0, swt_stats_read(&st)) TH_LOG("%s", swt_error());
+	} while (st.total.pending > SWT_BACKGROUND && swt_now_ms() < until);
+	ASSERT_EQ((u64)SWT_BACKGROUND, st.total.pending);
 	ASSERT_EQ(20U, st.total.expired);
 	ASSERT_EQ(1U, st.total.cancelled);
 
-	ASSERT_EQ(0, sw_control("reset")) TH_LOG("%s", sw_error());
-	ASSERT_EQ(0, sw_stats_read(&st)) TH_LOG("%s", sw_error());
-	EXPECT_EQ((u64)SW_BACKGROUND, st.total.pending);
+	ASSERT_EQ(0, swt_control("reset")) TH_LOG("%s", swt_error());
+	ASSERT_EQ(0, swt_stats_read(&st)) TH_LOG("%s", swt_error());
+	EXPECT_EQ((u64)SWT_BACKGROUND, st.total.pending);
 	EXPECT_EQ(0U, st.total.expired);
 	EXPECT_EQ(0U, st.total.cancelled);
 	EXPECT_EQ(0U, st.total.early);
 	/* The invariant holds at every read, so armed restarts from pending */
-	EXPECT_TRUE(sw_stats_sane(&st, why, sizeof(why))) TH_LOG("after reset: %s", why);
+	EXPECT_TRUE(swt_stats_sane(&st, why, sizeof(why))) TH_LOG("after reset: %s", why);
 
-	ASSERT_EQ(0, sw_lateness_read(&lt)) TH_LOG("%s", sw_error());
+	ASSERT_EQ(0, swt_lateness_read(&lt)) TH_LOG("%s", swt_error());
 	for (lvl = 0; lvl < lt.levels; lvl++)
 		expired += lt.level[lvl].expired;
 	EXPECT_EQ(0U, expired) TH_LOG("expired timers in lateness after reset");
@@ -181,31 +169,31 @@ TEST_F(control, reset_clears_figures_keeps_timers)
 
 TEST_F(control, cancel_all_empties_every_wheel)
 {
-	unsigned int online[SW_MAX_CPUS], ncpu, i;
-	struct sw_stats before, after;
-	struct sw_wheel w;
+	unsigned int online[SWT_MAX_CPUS], ncpu, i;
+	struct swt_stats before, after;
+	struct swt_wheel w;
 
 	if (_metadata->skip)
 		return;
 
-	ncpu = sw_cpus_online(online);
+	ncpu = swt_cpus_online(online);
 	for (i = 0; i < ncpu; i++) {
-		ASSERT_EQ(0, sw_control("arm count=50 delta=1000..100000 cpu=%u", online[i]))
-			TH_LOG("%s", sw_error());
-		ASSERT_EQ(0, sw_control("arm count=50 delta=1000..100000 cpu=%u deferrable",
-					online[i])) TH_LOG("%s", sw_error());
+		ASSERT_EQ(0, swt_control("arm count=50 delta=1000..100000 cpu=%u", online[i]))
+			TH_LOG("%s", swt_error());
+		ASSERT_EQ(0, swt_control("arm count=50 delta=1000..100000 cpu=%u deferrable",
+					 online[i])) TH_LOG("%s", swt_error());
 	}
-	ASSERT_EQ(0, sw_stats_read(&before)) TH_LOG("%s", sw_error());
-	ASSERT_EQ(0, sw_control("cancel-all")) TH_LOG("%s", sw_error());
-	ASSERT_EQ(0, sw_stats_read(&after)) TH_LOG("%s", sw_error());
+	ASSERT_EQ(0, swt_stats_read(&before)) TH_LOG("%s", swt_error());
+	ASSERT_EQ(0, swt_control("cancel-all")) TH_LOG("%s", swt_error());
+	ASSERT_EQ(0, swt_stats_read(&after)) TH_LOG("%s", swt_error());
 	EXPECT_EQ(0U, after.total.pending);
 	EXPECT_EQ(0U, after.total.alive);
 	EXPECT_EQ(before.total.cancelled + before.total.pending, after.total.cancelled);
 	EXPECT_EQ(before.total.expired, after.total.expired);
 	for (i = 0; i < ncpu; i++) {
-		ASSERT_EQ(0, sw_wheel_read(online[i], &w)) TH_LOG("%s", sw_error());
+		ASSERT_EQ(0, swt_wheel_read(online[i], &w)) TH_LOG("%s", swt_error());
 		EXPECT_EQ(0U, w.pending) TH_LOG("cpu%u", online[i]);
-		EXPECT_EQ(0U, sw_wheel_normal(&w) + sw_wheel_deferrable(&w))
+		EXPECT_EQ(0U, swt_wheel_normal(&w) + swt_wheel_deferrable(&w))
 			TH_LOG("cpu%u", online[i]);
 		EXPECT_FALSE(w.has_next) TH_LOG("cpu%u", online[i]);
 	}
@@ -213,25 +201,25 @@ TEST_F(control, cancel_all_empties_every_wheel)
 
 TEST_F(control, one_run_at_a_time)
 {
-	struct sw_stats st;
+	struct swt_stats st;
 	u64 armed, start, start_ms;
 
 	if (_metadata->skip)
 		return;
 
-	ASSERT_EQ(0, sw_control("run preset=net rate=1000 duration=30")) TH_LOG("%s", sw_error());
-	sw_sleep_ms(300);
-	EXPECT_EQ(-EBUSY, sw_control("run preset=io"));
-	EXPECT_EQ(-EBUSY, sw_control("run preset=net rate=10 duration=1"));
-	ASSERT_EQ(0, sw_stats_read(&st)) TH_LOG("%s", sw_error());
-	EXPECT_LT((u64)SW_BACKGROUND, st.total.armed) TH_LOG("the run arms nothing");
+	ASSERT_EQ(0, swt_control("run preset=net rate=1000 duration=30")) TH_LOG("%s", swt_error());
+	swt_sleep_ms(300);
+	EXPECT_EQ(-EBUSY, swt_control("run preset=io"));
+	EXPECT_EQ(-EBUSY, swt_control("run preset=net rate=10 duration=1"));
+	ASSERT_EQ(0, swt_stats_read(&st)) TH_LOG("%s", swt_error());
+	EXPECT_LT((u64)SWT_BACKGROUND, st.total.armed) TH_LOG("the run arms nothing");
 
 	/* stop ends it now */
-	ASSERT_EQ(0, sw_control("stop")) TH_LOG("%s", sw_error());
-	ASSERT_EQ(0, sw_stats_read(&st)) TH_LOG("%s", sw_error());
+	ASSERT_EQ(0, swt_control("stop")) TH_LOG("%s", swt_error());
+	ASSERT_EQ(0, swt_stats_read(&st)) TH_LOG("%s", swt_error());
 	armed = st.total.armed;
-	sw_sleep_ms(300);
-	ASSERT_EQ(0, sw_stats_read(&st)) TH_LOG("%s", sw_error());
+	swt_sleep_ms(300);
+	ASSERT_EQ(0, swt_stats_read(&st)) TH_LOG("%s", swt_error());
 	EXPECT_EQ(armed, st.total.armed) TH_LOG("still arming after stop");
 
 	/*
@@ -239,23 +227,23 @@ TEST_F(control, one_run_at_a_time)
 	 * 1000 timers (a slow kernel may fall behind: a few s of slack)
 	 */
 	start = armed;
-	start_ms = sw_now_ms();
-	ASSERT_EQ(0, sw_control("run preset=net rate=1000 duration=1")) TH_LOG("%s", sw_error());
-	sw_sleep_ms(1000);
+	start_ms = swt_now_ms();
+	ASSERT_EQ(0, swt_control("run preset=net rate=1000 duration=1")) TH_LOG("%s", swt_error());
+	swt_sleep_ms(1000);
 	do {
-		sw_sleep_ms(300);
-		ASSERT_EQ(0, sw_stats_read(&st)) TH_LOG("%s", sw_error());
+		swt_sleep_ms(300);
+		ASSERT_EQ(0, swt_stats_read(&st)) TH_LOG("%s", swt_error());
 		if (st.total.armed == armed)
 			break;
 		armed = st.total.armed;
-	} while (sw_now_ms() - start_ms < SW_RUN_END_MS);
-	sw_msg("a 1 s run at 1000/s armed %llu, done within %llu ms", armed - start,
-	       sw_now_ms() - start_ms);
-	EXPECT_EQ(armed, st.total.armed) TH_LOG("still arming after %u ms", SW_RUN_END_MS);
+	} while (swt_now_ms() - start_ms < SWT_RUN_END_MS);
+	swt_msg("a 1 s run at 1000/s armed %llu, done within %llu ms", armed - start,
+		swt_now_ms() - start_ms);
+	EXPECT_EQ(armed, st.total.armed) TH_LOG("still arming after %u ms", SWT_RUN_END_MS);
 	EXPECT_LE(250U, armed - start);
 	EXPECT_GE(1500U, armed - start);
-	EXPECT_EQ(0, sw_control("run preset=poll rate=100 duration=5")) TH_LOG("%s", sw_error());
-	EXPECT_EQ(0, sw_control("stop")) TH_LOG("%s", sw_error());
+	EXPECT_EQ(0, swt_control("run preset=poll rate=100 duration=5")) TH_LOG("%s", swt_error());
+	EXPECT_EQ(0, swt_control("stop")) TH_LOG("%s", swt_error());
 }
 
 TEST_F(control, rejects_unknown_word)
@@ -271,7 +259,7 @@ TEST_F(control, rejects_unknown_word)
 
 	if (_metadata->skip)
 		return;
-	sw_expect_all_rejected(_metadata, bad, ARRAY_SIZE(bad), EINVAL);
+	swt_expect_all_rejected(_metadata, bad, ARRAY_SIZE(bad), EINVAL);
 }
 
 TEST_F(control, rejects_missing_value)
@@ -291,7 +279,7 @@ TEST_F(control, rejects_missing_value)
 
 	if (_metadata->skip)
 		return;
-	sw_expect_all_rejected(_metadata, bad, ARRAY_SIZE(bad), EINVAL);
+	swt_expect_all_rejected(_metadata, bad, ARRAY_SIZE(bad), EINVAL);
 }
 
 TEST_F(control, rejects_malformed_value)
@@ -312,7 +300,7 @@ TEST_F(control, rejects_malformed_value)
 
 	if (_metadata->skip)
 		return;
-	sw_expect_all_rejected(_metadata, bad, ARRAY_SIZE(bad), EINVAL);
+	swt_expect_all_rejected(_metadata, bad, ARRAY_SIZE(bad), EINVAL);
 }
 
 TEST_F(control, rejects_out_of_range_value)
@@ -328,16 +316,16 @@ TEST_F(control, rejects_out_of_range_value)
 		"run preset=net duration=0",
 		"run preset=net duration=3601",
 	};
-	char beyond[SW_CMD_MAX];
+	char beyond[SWT_CMD_MAX];
 
 	if (_metadata->skip)
 		return;
-	sw_expect_all_rejected(_metadata, bad, ARRAY_SIZE(bad), EINVAL);
+	swt_expect_all_rejected(_metadata, bad, ARRAY_SIZE(bad), EINVAL);
 
 	/* Twice the largest delta, in ms at the running HZ */
 	snprintf(beyond, sizeof(beyond), "arm count=1 delta=%llums\n",
-		 SW_MAX_DELTA * 1000 / self->geo.hz * 2);
-	sw_expect_rejected(_metadata, beyond, strlen(beyond), EINVAL);
+		 SWT_MAX_DELTA * 1000 / self->geo.hz * 2);
+	swt_expect_rejected(_metadata, beyond, strlen(beyond), EINVAL);
 }
 
 TEST_F(control, rejects_overflow)
@@ -357,7 +345,7 @@ TEST_F(control, rejects_overflow)
 
 	if (_metadata->skip)
 		return;
-	sw_expect_all_rejected(_metadata, bad, ARRAY_SIZE(bad), EINVAL);
+	swt_expect_all_rejected(_metadata, bad, ARRAY_SIZE(bad), EINVAL);
 }
 
 TEST_F(control, rejects_count_past_limit)
@@ -369,7 +357,7 @@ TEST_F(control, rejects_count_past_limit)
 
 	if (_metadata->skip)
 		return;
-	sw_expect_all_rejected(_metadata, bad, ARRAY_SIZE(bad), E2BIG);
+	swt_expect_all_rejected(_metadata, bad, ARRAY_SIZE(bad), E2BIG);
 }
 
 TEST_F(control, rejects_cpu_that_does_not_exist)
@@ -377,15 +365,15 @@ TEST_F(control, rejects_cpu_that_does_not_exist)
 	static const char * const bad[] = {
 		"arm count=1 delta=1 cpu=4096",
 	};
-	char cmd[SW_CMD_MAX];
+	char cmd[SWT_CMD_MAX];
 
 	if (_metadata->skip)
 		return;
-	sw_expect_all_rejected(_metadata, bad, ARRAY_SIZE(bad), ENODEV);
+	swt_expect_all_rejected(_metadata, bad, ARRAY_SIZE(bad), ENODEV);
 
 	/* The first CPU number past the possible ones */
-	snprintf(cmd, sizeof(cmd), "arm count=1 delta=1 cpu=%u\n", sw_cpus_possible());
-	sw_expect_rejected(_metadata, cmd, strlen(cmd), ENODEV);
+	snprintf(cmd, sizeof(cmd), "arm count=1 delta=1 cpu=%u\n", swt_cpus_possible());
+	swt_expect_rejected(_metadata, cmd, strlen(cmd), ENODEV);
 }
 
 TEST_F(control, rejects_command_over_256_bytes)
@@ -405,7 +393,7 @@ TEST_F(control, rejects_command_over_256_bytes)
 		memset(cmd + strlen(arm), '0', len - strlen(arm) - 2);
 		cmd[len - 2] = '1';
 		cmd[len - 1] = '\n';
-		sw_expect_rejected(_metadata, cmd, len, EINVAL);
+		swt_expect_rejected(_metadata, cmd, len, EINVAL);
 	}
 }
 

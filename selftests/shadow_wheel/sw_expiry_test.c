@@ -7,7 +7,7 @@
  *
  *  - near_levels: the levels whose range can be waited for (0 to 2 at
  *    least, and more while the end of a level's range plus its granularity
- *    fits in SW_WAIT_BUDGET_MS). Timers at the start, middle and end of each
+ *    fits in SWT_WAIT_BUDGET_MS). Timers at the start, middle and end of each
  *    of them, on every online CPU; until they must all have run, none may
  *    run before its time (checked from user space on jiffies); then all have
  *    expired, early is 0, lateness per level is within 1 .. gran, and each
@@ -17,34 +17,43 @@
  *    in cpuN/wheel, and cancel-all takes every one out.
  *
  * Where a timer goes depends on where the target wheel's clock is when it is
- * armed: sw_arm() reads it around each command, and the expected level of a
+ * armed: swt_arm() reads it around each command, and the expected level of a
  * group of timers is the range of levels its deltas can have mapped to.
  */
 
 #include "kselftest_harness.h"
-#include "sw_test.h"
+#include "lib/swt_test.h"
 
-#define SW_WAIT_BUDGET_MS	20000	/* the longest wait for a level's range */
-#define SW_COUNT		8	/* timers per arm command */
-#define SW_GRACE_MS		2000	/* for the tasklet to run once they are due */
-#define SW_POLL_MS		100
+#define SWT_WAIT_BUDGET_MS	20000	/* the longest wait for a level's range */
+#define SWT_COUNT		8	/* timers per arm command */
+#define SWT_GRACE_MS		2000	/* for the tasklet to run once they are due */
+#define SWT_POLL_MS		100
 
-/* The arm commands of a test, and what is known of each */
-struct sw_plan {
-	const struct sw_geometry *geo;
-	struct sw_arm *arm;
+/*
+ * The arm commands of a test, and what is known of each: three on each CPU
+ * for each level, and two beyond the range. Each test runs in a child
+ * process of its own: one plan serves them all.
+ */
+struct swt_plan {
+	const struct swt_geometry *geo;
 	unsigned int nr;
+	struct swt_arm arm[3 * SWT_MAX_LEVELS * SWT_MAX_CPUS + 2];
 };
 
-FIXTURE(expiry) {
-	struct sw_geometry geo;
-	unsigned int near;		/* levels 0 .. near - 1 are waited for */
-	struct sw_plan plan;
-};
+static struct swt_plan swt_plan;
+
+static struct swt_plan *swt_plan_start(const struct swt_geometry *geo)
+{
+	swt_plan.geo = geo;
+	swt_plan.nr = 0;
+	return &swt_plan;
+}
 
 FIXTURE_VARIANT(expiry) {
 	const char *params;
 };
+
+SWT_FIXTURE(expiry, variant->params, NULL, NULL)
 
 FIXTURE_VARIANT_ADD(expiry, seed) {
 	.params = "geometry=seed",
@@ -54,61 +63,46 @@ FIXTURE_VARIANT_ADD(expiry, mainline) {
 	.params = "geometry=mainline",
 };
 
-FIXTURE_SETUP(expiry)
+/* Levels 0 .. near - 1 are waited for: 0 to 2, and those within the budget */
+static unsigned int swt_near_levels(const struct swt_geometry *g)
 {
-	const struct sw_geometry *g = &self->geo;
-	unsigned int lvl;
-	int ret;
-
-	ret = sw_start(variant->params);
-	if (ret == SW_SKIP)
-		SKIP(return, "%s", sw_error());
-	ASSERT_EQ(0, ret) TH_LOG("%s", sw_error());
-	ASSERT_EQ(0, sw_geometry_read(&self->geo)) TH_LOG("%s", sw_error());
+	unsigned int lvl, near = 0;
 
 	for (lvl = 0; lvl < g->levels; lvl++) {
-		if (lvl > 2 && sw_ticks_to_ms(g, g->level[lvl].end + g->level[lvl].gran) >
-			       SW_WAIT_BUDGET_MS)
+		if (lvl > 2 && swt_ticks_to_ms(g, g->level[lvl].end + g->level[lvl].gran) >
+			       SWT_WAIT_BUDGET_MS)
 			break;
-		self->near = lvl + 1;
+		near = lvl + 1;
 	}
-	self->plan.geo = g;
-	self->plan.arm = calloc(3 * g->levels * SW_MAX_CPUS + 2, sizeof(struct sw_arm));
-	ASSERT_NE(NULL, self->plan.arm);
+	return near;
 }
 
-FIXTURE_TEARDOWN(expiry)
+/* Arm SWT_COUNT timers with delta @delta ticks on @cpu, and note them */
+static int swt_arm_one(struct swt_plan *plan, int cpu, u64 delta)
 {
-	free(self->plan.arm);
-	sw_teardown(_metadata);
-}
-
-/* Arm SW_COUNT timers with delta @delta ticks on @cpu, and note them */
-static int sw_arm_one(struct sw_plan *plan, int cpu, u64 delta)
-{
-	struct sw_arm *a = &plan->arm[plan->nr];
+	struct swt_arm *a = &plan->arm[plan->nr];
 	int ret;
 
 	a->cpu = cpu;
-	a->count = SW_COUNT;
+	a->count = SWT_COUNT;
 	a->lo = delta;
 	a->hi = delta;
-	ret = sw_arm(plan->geo, a);
+	ret = swt_arm(plan->geo, a);
 	if (!ret)
 		plan->nr++;
 	return ret;
 }
 
 /* How many timers (on @cpu, or all) can only be at level @lvl, and can be */
-static void sw_level_bounds(const struct sw_plan *plan, int cpu, unsigned int lvl,
-			    u64 *lower, u64 *upper)
+static void swt_level_bounds(const struct swt_plan *plan, int cpu, unsigned int lvl,
+			     u64 *lower, u64 *upper)
 {
 	unsigned int i;
 
 	*lower = 0;
 	*upper = 0;
 	for (i = 0; i < plan->nr; i++) {
-		const struct sw_arm *a = &plan->arm[i];
+		const struct swt_arm *a = &plan->arm[i];
 
 		if (cpu >= 0 && a->cpu != cpu)
 			continue;
@@ -119,70 +113,122 @@ static void sw_level_bounds(const struct sw_plan *plan, int cpu, unsigned int lv
 	}
 }
 
-TEST_F_TIMEOUT(expiry, near_levels, 120)
+/* How many of the plan's timers may have run by jiffies @j */
+static u64 swt_plan_due(const struct swt_plan *plan, u64 j)
 {
-	const struct sw_geometry *g = &self->geo;
-	u64 total = 0, deadline = 0, allowed, j, lower, upper, sum;
-	u64 start_ms, grace_end = 0;
-	unsigned int lvl, pos, cpu, i, ncpu;
-	unsigned int online[SW_MAX_CPUS];
-	int ret;
-	const struct sw_geo_level *l;
-	struct sw_lateness lt;
-	struct sw_stats st;
-	char why[256];
+	unsigned int i;
+	u64 due = 0;
 
-	if (_metadata->skip)
-		return;
+	for (i = 0; i < plan->nr; i++)
+		if ((s64)(j - plan->arm[i].first_tick) >= 0)
+			due += plan->arm[i].count;
+	return due;
+}
 
-	ncpu = sw_cpus_online(online);
+/* Timers at the start, middle and end of each of the @near levels, on each online CPU */
+static void swt_arm_near_levels(struct __test_metadata *_metadata, struct swt_plan *plan,
+				unsigned int near)
+{
+	const struct swt_geometry *g = plan->geo;
+	unsigned int online[SWT_MAX_CPUS], ncpu, lvl, pos, cpu;
 
-	/* Start, middle and end of each near level, on each online CPU */
-	for (lvl = 0; lvl < self->near; lvl++) {
+	ncpu = swt_cpus_online(online);
+	for (lvl = 0; lvl < near; lvl++) {
 		const u64 delta[3] = {
 			g->level[lvl].start,
 			(g->level[lvl].start + g->level[lvl].end) / 2,
 			g->level[lvl].end,
 		};
 
-		for (pos = 0; pos < 3; pos++) {
-			for (cpu = 0; cpu < ncpu; cpu++) {
-				ret = sw_arm_one(&self->plan, online[cpu], delta[pos]);
-				ASSERT_EQ(0, ret) TH_LOG("%s", sw_error());
-			}
-		}
+		for (pos = 0; pos < 3; pos++)
+			for (cpu = 0; cpu < ncpu; cpu++)
+				ASSERT_EQ(0, swt_arm_one(plan, online[cpu], delta[pos]))
+					TH_LOG("%s", swt_error());
 	}
-	for (i = 0; i < self->plan.nr; i++) {
-		total += self->plan.arm[i].count;
-		if ((s64)(self->plan.arm[i].last_tick - deadline) > 0)
-			deadline = self->plan.arm[i].last_tick;
-	}
-	ASSERT_EQ(0, sw_jiffies(&j)) TH_LOG("%s", sw_error());
-	sw_msg("%s: %llu timers, levels 0..%u, all due by tick %llu (in %llu ms at HZ=%u)",
-	       g->wheel, total, self->near - 1, deadline, sw_ticks_to_ms(g, deadline - j), g->hz);
+}
 
-	/* Until they are all due: none before its time, the counts add up */
-	start_ms = sw_now_ms();
-	for (;;) {
-		ASSERT_EQ(0, sw_stats_read(&st)) TH_LOG("%s", sw_error());
-		ASSERT_EQ(0, sw_jiffies(&j)) TH_LOG("%s", sw_error());
-		ASSERT_TRUE(sw_stats_sane(&st, why, sizeof(why))) TH_LOG("%s", why);
-		allowed = 0;
-		for (i = 0; i < self->plan.nr; i++)
-			if ((s64)(j - self->plan.arm[i].first_tick) >= 0)
-				allowed += self->plan.arm[i].count;
-		ASSERT_LE(st.total.expired, allowed)
+/*
+ * Until the plan's @total timers have all run, or should have by @due: none
+ * runs before its time, and the counts add up; the last stats in @st, at
+ * jiffies @j
+ */
+static void swt_expect_none_early(struct __test_metadata *_metadata,
+				  const struct swt_plan *plan, u64 total, u64 due,
+				  struct swt_stats *st, u64 *j)
+{
+	struct swt_poll poll = { .due = due, .grace_ms = SWT_GRACE_MS, .poll_ms = SWT_POLL_MS };
+	u64 start_ms = swt_now_ms(), allowed;
+	char why[256];
+
+	do {
+		ASSERT_EQ(0, swt_stats_read(st)) TH_LOG("%s", swt_error());
+		ASSERT_EQ(0, swt_jiffies(j)) TH_LOG("%s", swt_error());
+		ASSERT_TRUE(swt_stats_sane(st, why, sizeof(why))) TH_LOG("%s", why);
+		allowed = swt_plan_due(plan, *j);
+		ASSERT_LE(st->total.expired, allowed)
 			TH_LOG("at jiffies %llu, %llu expired, at most %llu were due",
-			       j, st.total.expired, allowed);
-		if (st.total.expired == total)
-			break;
-		if ((s64)(j - deadline) > 0 && !grace_end)
-			grace_end = sw_now_ms() + SW_GRACE_MS;
-		if (grace_end && sw_now_ms() > grace_end)
-			break;
-		sw_sleep_ms(SW_POLL_MS);
+			       *j, st->total.expired, allowed);
+	} while (st->total.expired != total && swt_poll_again(&poll, *j));
+	swt_msg("waited %llu ms after arming", swt_now_ms() - start_ms);
+}
+
+/*
+ * Lateness: every level has a line with its granularity, expired the
+ * plan's timers that can only have gone there and at most those that may
+ * have, 1 .. gran ticks late; and the delivery counted all @total
+ */
+static void swt_expect_lateness_by_level(struct __test_metadata *_metadata,
+					 const struct swt_plan *plan, u64 total)
+{
+	const struct swt_geometry *g = plan->geo;
+	u64 lower, upper, sum = 0;
+	struct swt_lateness lt;
+	unsigned int lvl;
+
+	ASSERT_EQ(0, swt_lateness_read(&lt)) TH_LOG("%s", swt_error());
+	ASSERT_EQ(g->levels, lt.levels);
+	for (lvl = 0; lvl < lt.levels; lvl++) {
+		const struct swt_late_level *ll = &lt.level[lvl];
+
+		ASSERT_TRUE(ll->present) TH_LOG("no lateness line for level %u", lvl);
+		EXPECT_EQ(g->level[lvl].gran, ll->gran) TH_LOG("level %u", lvl);
+		swt_level_bounds(plan, -1, lvl, &lower, &upper);
+		EXPECT_LE(lower, ll->expired) TH_LOG("level %u", lvl);
+		EXPECT_GE(upper, ll->expired) TH_LOG("level %u", lvl);
+		sum += ll->expired;
+		if (!ll->expired)
+			continue;
+		swt_msg("level %u gran %llu: %llu expired, %llu .. %llu ticks late; hist %s",
+			lvl, ll->gran, ll->expired, ll->late_min, ll->late_max, ll->hist);
 	}
-	sw_msg("waited %llu ms after arming", sw_now_ms() - start_ms);
+	swt_expect_late_within_gran(_metadata, &lt);
+	EXPECT_EQ(total, sum);
+
+	/* Delivery: jiffies when the callback ran minus the tick that ran it */
+	EXPECT_EQ(total, lt.delivery_expired);
+	swt_msg("delivery: %llu expired, delay %llu .. %llu ticks (%llu .. %llu ms); hist %s",
+		lt.delivery_expired, lt.delay_min, lt.delay_max, swt_ticks_to_ms(g, lt.delay_min),
+		swt_ticks_to_ms(g, lt.delay_max), lt.delivery_hist);
+}
+
+TEST_F_TIMEOUT(expiry, near_levels, 120)
+{
+	const struct swt_geometry *g = &self->geo;
+	struct swt_plan *plan = swt_plan_start(g);
+	const unsigned int near = swt_near_levels(g);
+	u64 total, deadline, j;
+	struct swt_stats st;
+
+	if (_metadata->skip)
+		return;
+
+	swt_arm_near_levels(_metadata, plan, near);
+	deadline = swt_arms_last_tick(plan->arm, plan->nr, &total);
+	ASSERT_EQ(0, swt_jiffies(&j)) TH_LOG("%s", swt_error());
+	swt_msg("%s: %llu timers, levels 0..%u, all due by tick %llu (in %llu ms at HZ=%u)",
+		g->wheel, total, near - 1, deadline, swt_ticks_to_ms(g, deadline - j), g->hz);
+
+	swt_expect_none_early(_metadata, plan, total, deadline, &st, &j);
 	EXPECT_EQ(total, st.total.armed);
 	EXPECT_EQ(total, st.total.expired)
 		TH_LOG("%llu still pending at jiffies %llu, due by %llu",
@@ -190,119 +236,125 @@ TEST_F_TIMEOUT(expiry, near_levels, 120)
 	EXPECT_EQ(0U, st.total.cancelled);
 	EXPECT_EQ(0U, st.total.cascaded);
 	EXPECT_EQ(0U, st.total.clamped);
-	EXPECT_EQ(total, SW_CPU_SUM(&st, expired));
+	EXPECT_EQ(total, SWT_CPU_SUM(&st, expired));
 
-	/* Lateness: 1 .. gran at every level, and the right levels */
-	ASSERT_EQ(0, sw_lateness_read(&lt)) TH_LOG("%s", sw_error());
-	ASSERT_EQ(g->levels, lt.levels);
-	sum = 0;
-	for (lvl = 0; lvl < lt.levels; lvl++) {
-		const struct sw_late_level *ll = &lt.level[lvl];
-
-		l = &g->level[lvl];
-		ASSERT_TRUE(ll->present) TH_LOG("no lateness line for level %u", lvl);
-		EXPECT_EQ(l->gran, ll->gran) TH_LOG("level %u", lvl);
-		sw_level_bounds(&self->plan, -1, lvl, &lower, &upper);
-		EXPECT_LE(lower, ll->expired) TH_LOG("level %u", lvl);
-		EXPECT_GE(upper, ll->expired) TH_LOG("level %u", lvl);
-		sum += ll->expired;
-		if (!ll->expired)
-			continue;
-		sw_msg("level %u gran %llu: %llu expired, %llu .. %llu ticks late; hist %s",
-		       lvl, ll->gran, ll->expired, ll->late_min, ll->late_max, ll->hist);
-		EXPECT_LE(1U, ll->late_min) TH_LOG("level %u ran a timer on its tick", lvl);
-		EXPECT_GE(ll->gran, ll->late_max) TH_LOG("level %u late by more than gran", lvl);
-	}
-	EXPECT_EQ(total, sum);
-
-	/* Delivery: jiffies when the callback ran minus the tick that ran it */
-	EXPECT_EQ(total, lt.delivery_expired);
-	sw_msg("delivery: %llu expired, delay %llu .. %llu ticks (%llu .. %llu ms); hist %s",
-	       lt.delivery_expired, lt.delay_min, lt.delay_max, sw_ticks_to_ms(g, lt.delay_min),
-	       sw_ticks_to_ms(g, lt.delay_max), lt.delivery_hist);
+	swt_expect_lateness_by_level(_metadata, plan, total);
 }
 
-TEST_F(expiry, far_levels)
+/*
+ * Timers at the start, middle and end of each level from @near on, clear
+ * of the level's edges by @slack ticks, and two beyond the range, spread
+ * over the @ncpu @online CPUs
+ */
+static void swt_arm_far_levels(struct __test_metadata *_metadata, struct swt_plan *plan,
+			       unsigned int near, u64 slack,
+			       const unsigned int *online, unsigned int ncpu)
 {
-	const struct sw_geometry *g = &self->geo;
-	u64 slack, total = 0, lower, upper, ticks[3];
-	unsigned int lvl, pos, ncpu, cpu, i, next = 0;
-	unsigned int online[SW_MAX_CPUS];
-	struct sw_stats st;
-	struct sw_wheel w;
-	int ret;
+	const struct swt_geometry *g = plan->geo;
+	unsigned int lvl, pos, next = 0;
+	u64 ticks[3];
 
-	if (_metadata->skip)
-		return;
-
-	ncpu = sw_cpus_online(online);
-	ASSERT_LT(0U, ncpu);
-
-	/* Clear of the level's edges by more than the clock can be off */
-	slack = 2 + g->hz / 10;
-	for (lvl = self->near; lvl < g->levels; lvl++) {
+	for (lvl = near; lvl < g->levels; lvl++) {
 		ticks[0] = g->level[lvl].start + slack;
 		ticks[1] = (g->level[lvl].start + g->level[lvl].end) / 2;
 		ticks[2] = g->level[lvl].end - slack;
-		for (pos = 0; pos < 3; pos++) {
-			ret = sw_arm_one(&self->plan, online[next++ % ncpu], ticks[pos]);
-			ASSERT_EQ(0, ret) TH_LOG("%s", sw_error());
-		}
+		for (pos = 0; pos < 3; pos++)
+			ASSERT_EQ(0, swt_arm_one(plan, online[next++ % ncpu], ticks[pos]))
+				TH_LOG("%s", swt_error());
 	}
 	/* Beyond the range: seed cascades, mainline clamps; both in the last level */
-	ASSERT_EQ(0, sw_arm_one(&self->plan, online[next++ % ncpu], g->cutoff + g->cutoff / 2))
-		TH_LOG("%s", sw_error());
-	ASSERT_EQ(0, sw_arm_one(&self->plan, online[next++ % ncpu], SW_MAX_DELTA))
-		TH_LOG("%s", sw_error());
+	ASSERT_EQ(0, swt_arm_one(plan, online[next++ % ncpu], g->cutoff + g->cutoff / 2))
+		TH_LOG("%s", swt_error());
+	ASSERT_EQ(0, swt_arm_one(plan, online[next++ % ncpu], SWT_MAX_DELTA))
+		TH_LOG("%s", swt_error());
+}
 
-	for (i = 0; i < self->plan.nr; i++) {
-		const struct sw_arm *a = &self->plan.arm[i];
+/*
+ * CPU @cpu's wheel holds what stats (@st) say is pending there, all of it
+ * normal, and at each level the plan's timers that can only be there and
+ * at most those that can
+ */
+static void swt_expect_pending_by_level(struct __test_metadata *_metadata,
+					const struct swt_plan *plan, unsigned int cpu,
+					const struct swt_stats *st)
+{
+	u64 have, lower, upper;
+	struct swt_wheel w;
+	unsigned int lvl;
 
-		total += a->count;
-		if (a->lvl_lo != a->lvl_hi)
-			sw_msg("'%s': level %u or %u, the clock off by more than %llu ticks",
-			       a->cmd, a->lvl_lo, a->lvl_hi, slack);
+	ASSERT_EQ(0, swt_wheel_read(cpu, &w)) TH_LOG("%s", swt_error());
+	EXPECT_EQ(st->cpu[cpu].pending, w.pending) TH_LOG("cpu%u", cpu);
+	EXPECT_EQ(w.pending, swt_wheel_normal(&w)) TH_LOG("cpu%u", cpu);
+	EXPECT_EQ(0U, swt_wheel_deferrable(&w)) TH_LOG("cpu%u", cpu);
+	EXPECT_TRUE(!w.pending || w.has_next)
+		TH_LOG("cpu%u: timers pending, next_expiry none", cpu);
+	for (lvl = 0; lvl < plan->geo->levels; lvl++) {
+		have = w.level[lvl].normal_timers;
+		swt_level_bounds(plan, cpu, lvl, &lower, &upper);
+		if (have || upper)
+			swt_msg("cpu%u level %u: %llu timers, %llu buckets, want %llu..%llu",
+				cpu, lvl, have, w.level[lvl].normal_buckets, lower, upper);
+		EXPECT_LE(lower, have) TH_LOG("cpu%u level %u", cpu, lvl);
+		EXPECT_GE(upper, have) TH_LOG("cpu%u level %u", cpu, lvl);
 	}
+}
 
-	ASSERT_EQ(0, sw_stats_read(&st)) TH_LOG("%s", sw_error());
-	EXPECT_EQ(total, st.total.armed);
-	EXPECT_EQ(total, st.total.pending);
-	EXPECT_EQ(0U, st.total.expired);
+/* cancel-all takes out all @total timers, and every wheel is empty */
+static void swt_expect_cancel_all_takes_all(struct __test_metadata *_metadata, u64 total,
+					    const unsigned int *online, unsigned int ncpu)
+{
+	struct swt_stats st;
+	struct swt_wheel w;
+	unsigned int i;
 
-	for (i = 0; i < ncpu; i++) {
-		cpu = online[i];
-		ASSERT_EQ(0, sw_wheel_read(cpu, &w)) TH_LOG("%s", sw_error());
-		EXPECT_EQ(st.cpu[cpu].pending, w.pending) TH_LOG("cpu%u", cpu);
-		EXPECT_EQ(w.pending, sw_wheel_normal(&w)) TH_LOG("cpu%u", cpu);
-		EXPECT_EQ(0U, sw_wheel_deferrable(&w)) TH_LOG("cpu%u", cpu);
-		EXPECT_TRUE(!w.pending || w.has_next)
-			TH_LOG("cpu%u: timers pending, next_expiry none", cpu);
-		for (lvl = 0; lvl < g->levels; lvl++) {
-			u64 have = w.level[lvl].normal_timers;
-
-			sw_level_bounds(&self->plan, cpu, lvl, &lower, &upper);
-			if (have || upper)
-				sw_msg("cpu%u level %u: %llu timers, %llu buckets, want %llu..%llu",
-				       cpu, lvl, have, w.level[lvl].normal_buckets, lower, upper);
-			EXPECT_LE(lower, have) TH_LOG("cpu%u level %u", cpu, lvl);
-			EXPECT_GE(upper, have) TH_LOG("cpu%u level %u", cpu, lvl);
-		}
-	}
-
-	/* cancel-all takes out every one of them */
-	ASSERT_EQ(0, sw_control("cancel-all")) TH_LOG("%s", sw_error());
-	ASSERT_EQ(0, sw_stats_read(&st)) TH_LOG("%s", sw_error());
+	ASSERT_EQ(0, swt_control("cancel-all")) TH_LOG("%s", swt_error());
+	ASSERT_EQ(0, swt_stats_read(&st)) TH_LOG("%s", swt_error());
 	EXPECT_EQ(0U, st.total.pending);
 	EXPECT_EQ(total, st.total.cancelled);
 	EXPECT_EQ(0U, st.total.expired);
 	for (i = 0; i < ncpu; i++) {
-		cpu = online[i];
-		ASSERT_EQ(0, sw_wheel_read(cpu, &w)) TH_LOG("%s", sw_error());
-		EXPECT_EQ(0U, w.pending) TH_LOG("cpu%u", cpu);
-		EXPECT_EQ(0U, sw_wheel_normal(&w)) TH_LOG("cpu%u", cpu);
+		ASSERT_EQ(0, swt_wheel_read(online[i], &w)) TH_LOG("%s", swt_error());
+		EXPECT_EQ(0U, w.pending) TH_LOG("cpu%u", online[i]);
+		EXPECT_EQ(0U, swt_wheel_normal(&w)) TH_LOG("cpu%u", online[i]);
 		EXPECT_FALSE(w.has_next) TH_LOG("cpu%u: empty, next_expiry %llu",
-						cpu, w.next_expiry);
+						online[i], w.next_expiry);
 	}
+}
+
+TEST_F(expiry, far_levels)
+{
+	const struct swt_geometry *g = &self->geo;
+	struct swt_plan *plan = swt_plan_start(g);
+	unsigned int online[SWT_MAX_CPUS], ncpu, i;
+	struct swt_stats st;
+	u64 slack, total;
+
+	if (_metadata->skip)
+		return;
+
+	ncpu = swt_cpus_online(online);
+	ASSERT_LT(0U, ncpu);
+
+	/* Clear of the level's edges by more than the clock can be off */
+	slack = 2 + g->hz / 10;
+	swt_arm_far_levels(_metadata, plan, swt_near_levels(g), slack, online, ncpu);
+	swt_arms_last_tick(plan->arm, plan->nr, &total);
+	for (i = 0; i < plan->nr; i++) {
+		const struct swt_arm *a = &plan->arm[i];
+
+		if (a->lvl_lo != a->lvl_hi)
+			swt_msg("'%s': level %u or %u, the clock off by more than %llu ticks",
+				a->cmd, a->lvl_lo, a->lvl_hi, slack);
+	}
+
+	ASSERT_EQ(0, swt_stats_read(&st)) TH_LOG("%s", swt_error());
+	EXPECT_EQ(total, st.total.armed);
+	EXPECT_EQ(total, st.total.pending);
+	EXPECT_EQ(0U, st.total.expired);
+	for (i = 0; i < ncpu; i++)
+		swt_expect_pending_by_level(_metadata, plan, online[i], &st);
+
+	swt_expect_cancel_all_takes_all(_metadata, total, online, ncpu);
 }
 
 TEST_HARNESS_MAIN

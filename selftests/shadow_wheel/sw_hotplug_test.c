@@ -20,163 +20,175 @@
  */
 
 #include "kselftest_harness.h"
-#include "sw_test.h"
+#include "lib/swt_test.h"
 
-#define SW_CPU			1
-#define SW_GRACE_MS		2000	/* for the tasklet to run once they are due */
-#define SW_POLL_MS		100
+#define SWT_CPU			1
+#define SWT_GRACE_MS		2000	/* for the tasklet to run once they are due */
+#define SWT_POLL_MS		100
 
-FIXTURE(hotplug) {
-	struct sw_geometry geo;
-};
-
-FIXTURE_SETUP(hotplug)
+/* CPU 1 online to start with: a run that failed half way may have left it offline */
+static void swt_cpu_online_first(struct __test_metadata *_metadata)
 {
-	int ret;
-
-	ret = sw_start(NULL);
-	if (ret == SW_SKIP)
-		SKIP(return, "%s", sw_error());
-	ASSERT_EQ(0, ret) TH_LOG("%s", sw_error());
-	ASSERT_EQ(0, sw_geometry_read(&self->geo)) TH_LOG("%s", sw_error());
-	/* A run that failed half way may have left it offline */
-	if (!sw_cpu_online(SW_CPU) && sw_cpu_set_online(SW_CPU, true))
-		SKIP(return, "CPU %u is not online: %s", SW_CPU, sw_error());
+	if (!swt_cpu_online(SWT_CPU) && swt_cpu_set_online(SWT_CPU, true))
+		SKIP(return, "CPU %u is not online: %s", SWT_CPU, swt_error());
 }
 
-FIXTURE_TEARDOWN(hotplug)
+/* And online again at the end, whatever happened */
+static void swt_cpu_online_after(struct __test_metadata *_metadata)
 {
-	int ret = sw_cpu_online(SW_CPU) ? 0 : sw_cpu_set_online(SW_CPU, true);
+	int ret = swt_cpu_online(SWT_CPU) ? 0 : swt_cpu_set_online(SWT_CPU, true);
 
-	EXPECT_EQ(0, ret) TH_LOG("CPU %u left offline: %s", SW_CPU, sw_error());
-	sw_teardown(_metadata);
+	EXPECT_EQ(0, ret) TH_LOG("CPU %u left offline: %s", SWT_CPU, swt_error());
 }
 
-static u64 sw_later(u64 a, u64 b)
+SWT_FIXTURE(hotplug, NULL, swt_cpu_online_first, swt_cpu_online_after)
+
+/*
+ * CPU 1 gone offline (@s0 the stats before, @lng its long timers): nothing
+ * was lost or added, its timers moved to CPU 0 and were counted as moved;
+ * the stats after in @s1
+ */
+static void swt_expect_timers_moved_off(struct __test_metadata *_metadata,
+					const struct swt_stats *s0, const struct swt_arm *lng,
+					struct swt_stats *s1)
 {
-	return (s64)(a - b) > 0 ? a : b;
+	u64 j_offline, moved;
+	char why[256];
+
+	ASSERT_EQ(0, swt_stats_read(s1)) TH_LOG("%s", swt_error());
+	ASSERT_EQ(0, swt_jiffies(&j_offline)) TH_LOG("%s", swt_error());
+	moved = s1->total.migrated - s0->total.migrated;
+	swt_msg("cpu%u offline: %llu of its %llu timers moved, %llu pending in all",
+		SWT_CPU, moved, s0->cpu[SWT_CPU].pending, s1->total.pending);
+	EXPECT_TRUE(swt_stats_sane(s1, why, sizeof(why))) TH_LOG("%s", why);
+	EXPECT_EQ(s0->total.armed, s1->total.armed);
+	EXPECT_EQ(s0->total.pending, s1->total.pending + s1->total.expired - s0->total.expired);
+	EXPECT_EQ(0U, s1->cpu[SWT_CPU].pending);
+	EXPECT_EQ(0U, s1->cpu[SWT_CPU].online);
+	EXPECT_GE(s0->cpu[SWT_CPU].pending, moved);
+	/* cpu0 took them all, as the only online CPU */
+	EXPECT_EQ(moved, s1->cpu[0].migrated_in - s0->cpu[0].migrated_in);
+	EXPECT_EQ(moved, s1->cpu[SWT_CPU].migrated_out - s0->cpu[SWT_CPU].migrated_out);
+	EXPECT_EQ(s1->total.migrated, SWT_CPU_SUM(s1, migrated_in));
+	EXPECT_EQ(s1->total.migrated, SWT_CPU_SUM(s1, migrated_out));
+	if ((s64)(j_offline - lng->first_tick) < 0) {
+		EXPECT_LE(lng->count, moved);
+		EXPECT_LE(lng->count, s1->total.pending);
+	} else {
+		swt_msg("going offline took past the first long timer: not counted");
+	}
+}
+
+/*
+ * Arming on offline CPU 1 fails and changes nothing; arming without a CPU
+ * (@spread) goes to CPU 0 only. The stats after the failed arm in @s2.
+ */
+static void swt_expect_nothing_goes_offline(struct __test_metadata *_metadata,
+					    const struct swt_geometry *g,
+					    const struct swt_stats *s1, struct swt_arm *spread,
+					    struct swt_stats *s2)
+{
+	struct swt_stats s3;
+
+	EXPECT_EQ(-ENODEV, swt_control("arm count=1 delta=10 cpu=%u", SWT_CPU));
+	ASSERT_EQ(0, swt_stats_read(s2)) TH_LOG("%s", swt_error());
+	EXPECT_EQ(s1->total.armed, s2->total.armed);
+	EXPECT_EQ(s1->cpu[SWT_CPU].armed, s2->cpu[SWT_CPU].armed);
+	ASSERT_EQ(0, swt_arm(g, spread)) TH_LOG("%s", swt_error());
+	ASSERT_EQ(0, swt_stats_read(&s3)) TH_LOG("%s", swt_error());
+	EXPECT_EQ(s2->cpu[SWT_CPU].armed, s3.cpu[SWT_CPU].armed);
+	EXPECT_EQ(s2->cpu[0].armed + spread->count, s3.cpu[0].armed);
+}
+
+/* CPU 1 back online: its clock starts at jiffies, and it takes timers (@back) */
+static void swt_expect_back_online(struct __test_metadata *_metadata,
+				   const struct swt_geometry *g,
+				   const struct swt_stats *s2, struct swt_arm *back)
+{
+	struct swt_stats s3;
+	struct swt_wheel w;
+	u64 j;
+
+	ASSERT_EQ(0, swt_jiffies(&j)) TH_LOG("%s", swt_error());
+	ASSERT_EQ(0, swt_cpu_set_online(SWT_CPU, true)) TH_LOG("%s", swt_error());
+	ASSERT_EQ(0, swt_wheel_read(SWT_CPU, &w)) TH_LOG("%s", swt_error());
+	swt_msg("cpu%u online: clk %llu, jiffies %llu (%llu before)",
+		SWT_CPU, w.clk, w.jiffies, j);
+	EXPECT_LE(0, (s64)(w.clk - j)) TH_LOG("clock left behind jiffies");
+	EXPECT_LE(0, (s64)(w.jiffies + 1 - w.clk)) TH_LOG("clock ahead of jiffies");
+	EXPECT_EQ(0U, w.pending);
+	ASSERT_EQ(0, swt_arm(g, back)) TH_LOG("%s", swt_error());
+	ASSERT_EQ(0, swt_stats_read(&s3)) TH_LOG("%s", swt_error());
+	EXPECT_EQ(1U, s3.cpu[SWT_CPU].online);
+	EXPECT_EQ(s2->cpu[SWT_CPU].armed + back->count, s3.cpu[SWT_CPU].armed);
+}
+
+/* Every timer of the @nr @arms runs by the time it must: nothing lost */
+static void swt_expect_every_timer_runs(struct __test_metadata *_metadata,
+					const struct swt_geometry *g,
+					const struct swt_arm *arms, unsigned int nr)
+{
+	struct swt_poll poll = { .grace_ms = SWT_GRACE_MS, .poll_ms = SWT_POLL_MS };
+	struct swt_lateness lt;
+	struct swt_stats st;
+	char why[256];
+	u64 j, total;
+
+	poll.due = swt_arms_last_tick(arms, nr, &total);
+	ASSERT_EQ(0, swt_jiffies(&j)) TH_LOG("%s", swt_error());
+	swt_msg("%llu timers, all due by tick %llu (%llu ms from now)",
+		total, poll.due, swt_ticks_to_ms(g, poll.due - j));
+	do {
+		ASSERT_EQ(0, swt_stats_read(&st)) TH_LOG("%s", swt_error());
+		ASSERT_EQ(0, swt_jiffies(&j)) TH_LOG("%s", swt_error());
+		ASSERT_TRUE(swt_stats_sane(&st, why, sizeof(why))) TH_LOG("%s", why);
+	} while (st.total.pending && swt_poll_again(&poll, j));
+	EXPECT_EQ(total, st.total.armed);
+	EXPECT_EQ(total, st.total.expired)
+		TH_LOG("%llu pending at jiffies %llu, due by %llu",
+		       st.total.pending, j, poll.due);
+	EXPECT_EQ(0U, st.total.cancelled);
+	EXPECT_EQ(0U, st.total.alive);
+	EXPECT_EQ(st.total.expired, SWT_CPU_SUM(&st, expired));
+	EXPECT_EQ(st.total.armed, SWT_CPU_SUM(&st, armed));
+	EXPECT_EQ(st.total.migrated, SWT_CPU_SUM(&st, migrated_in));
+
+	ASSERT_EQ(0, swt_lateness_read(&lt)) TH_LOG("%s", swt_error());
+	swt_expect_late_within_gran(_metadata, &lt);
 }
 
 TEST_F_TIMEOUT(hotplug, timers_move_off_an_offline_cpu, 90)
 {
-	const struct sw_geometry *g = &self->geo;
-	struct sw_arm arms[5] = {
-		{ .cpu = SW_CPU, .count = 2000, .lo = 3000, .hi = 5000, .ms = true },
-		{ .cpu = SW_CPU, .count = 200, .lo = 100, .hi = 1000, .ms = true },
+	const struct swt_geometry *g = &self->geo;
+	struct swt_arm arms[5] = {
+		{ .cpu = SWT_CPU, .count = 2000, .lo = 3000, .hi = 5000, .ms = true },
+		{ .cpu = SWT_CPU, .count = 200, .lo = 100, .hi = 1000, .ms = true },
 		{ .cpu = 0, .count = 100, .lo = 100, .hi = 5000, .ms = true },
 		/* while CPU 1 is offline, spread over the online CPUs */
 		{ .cpu = -1, .count = 10, .lo = 100, .hi = 100, .ms = true },
 		/* CPU 1 back online */
-		{ .cpu = SW_CPU, .count = 100, .lo = 200, .hi = 200, .ms = true },
+		{ .cpu = SWT_CPU, .count = 100, .lo = 200, .hi = 200, .ms = true },
 	};
-	struct sw_arm *lng = &arms[0];
-	u64 j, j_offline, moved, deadline = 0, grace_end = 0, total = 0;
-	struct sw_stats s0, s1, s2, s3;
-	struct sw_lateness lt;
-	struct sw_wheel w;
-	unsigned int i, lvl;
-	char why[256];
+	struct swt_stats s0, s1, s2;
+	unsigned int i;
 	int ret;
 
 	if (_metadata->skip)
 		return;
 
 	for (i = 0; i < 3; i++) {
-		ret = sw_arm(g, &arms[i]);
-		ASSERT_EQ(0, ret) TH_LOG("%s", sw_error());
+		ret = swt_arm(g, &arms[i]);
+		ASSERT_EQ(0, ret) TH_LOG("%s", swt_error());
 	}
-	ASSERT_EQ(0, sw_stats_read(&s0)) TH_LOG("%s", sw_error());
+	ASSERT_EQ(0, swt_stats_read(&s0)) TH_LOG("%s", swt_error());
 
-	/* CPU 1 goes offline */
-	ret = sw_cpu_set_online(SW_CPU, false);
+	ret = swt_cpu_set_online(SWT_CPU, false);
 	if (ret)
-		SKIP(return, "CPU %u cannot be taken offline: %s", SW_CPU, strerror(-ret));
-	ASSERT_EQ(0, sw_stats_read(&s1)) TH_LOG("%s", sw_error());
-	ASSERT_EQ(0, sw_jiffies(&j_offline)) TH_LOG("%s", sw_error());
-	moved = s1.total.migrated - s0.total.migrated;
-	sw_msg("cpu%u offline: %llu of its %llu timers moved, %llu pending in all",
-	       SW_CPU, moved, s0.cpu[SW_CPU].pending, s1.total.pending);
-	EXPECT_TRUE(sw_stats_sane(&s1, why, sizeof(why))) TH_LOG("%s", why);
-	EXPECT_EQ(s0.total.armed, s1.total.armed);
-	EXPECT_EQ(s0.total.pending, s1.total.pending + s1.total.expired - s0.total.expired);
-	EXPECT_EQ(0U, s1.cpu[SW_CPU].pending);
-	EXPECT_EQ(0U, s1.cpu[SW_CPU].online);
-	EXPECT_GE(s0.cpu[SW_CPU].pending, moved);
-	/* cpu0 took them all, as the only online CPU */
-	EXPECT_EQ(moved, s1.cpu[0].migrated_in - s0.cpu[0].migrated_in);
-	EXPECT_EQ(moved, s1.cpu[SW_CPU].migrated_out - s0.cpu[SW_CPU].migrated_out);
-	EXPECT_EQ(s1.total.migrated, SW_CPU_SUM(&s1, migrated_in));
-	EXPECT_EQ(s1.total.migrated, SW_CPU_SUM(&s1, migrated_out));
-	if ((s64)(j_offline - lng->first_tick) < 0) {
-		EXPECT_LE(lng->count, moved);
-		EXPECT_LE(lng->count, s1.total.pending);
-	} else {
-		sw_msg("going offline took past the first long timer: not counted");
-	}
-
-	/* Nothing goes to an offline CPU */
-	EXPECT_EQ(-ENODEV, sw_control("arm count=1 delta=10 cpu=%u", SW_CPU));
-	ASSERT_EQ(0, sw_stats_read(&s2)) TH_LOG("%s", sw_error());
-	EXPECT_EQ(s1.total.armed, s2.total.armed);
-	EXPECT_EQ(s1.cpu[SW_CPU].armed, s2.cpu[SW_CPU].armed);
-	ASSERT_EQ(0, sw_arm(g, &arms[3])) TH_LOG("%s", sw_error());
-	ASSERT_EQ(0, sw_stats_read(&s3)) TH_LOG("%s", sw_error());
-	EXPECT_EQ(s2.cpu[SW_CPU].armed, s3.cpu[SW_CPU].armed);
-	EXPECT_EQ(s2.cpu[0].armed + arms[3].count, s3.cpu[0].armed);
-
-	/* Back online: the clock starts at jiffies, and it takes timers */
-	ASSERT_EQ(0, sw_jiffies(&j)) TH_LOG("%s", sw_error());
-	ASSERT_EQ(0, sw_cpu_set_online(SW_CPU, true)) TH_LOG("%s", sw_error());
-	ASSERT_EQ(0, sw_wheel_read(SW_CPU, &w)) TH_LOG("%s", sw_error());
-	sw_msg("cpu%u online: clk %llu, jiffies %llu (%llu before)",
-	       SW_CPU, w.clk, w.jiffies, j);
-	EXPECT_LE(0, (s64)(w.clk - j)) TH_LOG("clock left behind jiffies");
-	EXPECT_LE(0, (s64)(w.jiffies + 1 - w.clk)) TH_LOG("clock ahead of jiffies");
-	EXPECT_EQ(0U, w.pending);
-	ASSERT_EQ(0, sw_arm(g, &arms[4])) TH_LOG("%s", sw_error());
-	ASSERT_EQ(0, sw_stats_read(&s3)) TH_LOG("%s", sw_error());
-	EXPECT_EQ(1U, s3.cpu[SW_CPU].online);
-	EXPECT_EQ(s2.cpu[SW_CPU].armed + arms[4].count, s3.cpu[SW_CPU].armed);
-
-	/* Everything runs by the time it must: nothing lost */
-	for (i = 0; i < 5; i++) {
-		total += arms[i].count;
-		deadline = sw_later(deadline, arms[i].last_tick);
-	}
-	ASSERT_EQ(0, sw_jiffies(&j)) TH_LOG("%s", sw_error());
-	sw_msg("%llu timers, all due by tick %llu (%llu ms from now)",
-	       total, deadline, sw_ticks_to_ms(g, deadline - j));
-	for (;;) {
-		ASSERT_EQ(0, sw_stats_read(&s3)) TH_LOG("%s", sw_error());
-		ASSERT_EQ(0, sw_jiffies(&j)) TH_LOG("%s", sw_error());
-		ASSERT_TRUE(sw_stats_sane(&s3, why, sizeof(why))) TH_LOG("%s", why);
-		if (!s3.total.pending)
-			break;
-		if ((s64)(j - deadline) > 0 && !grace_end)
-			grace_end = sw_now_ms() + SW_GRACE_MS;
-		if (grace_end && sw_now_ms() > grace_end)
-			break;
-		sw_sleep_ms(SW_POLL_MS);
-	}
-	EXPECT_EQ(total, s3.total.armed);
-	EXPECT_EQ(total, s3.total.expired)
-		TH_LOG("%llu pending at jiffies %llu, due by %llu",
-		       s3.total.pending, j, deadline);
-	EXPECT_EQ(0U, s3.total.cancelled);
-	EXPECT_EQ(0U, s3.total.alive);
-	EXPECT_EQ(s3.total.expired, SW_CPU_SUM(&s3, expired));
-	EXPECT_EQ(s3.total.armed, SW_CPU_SUM(&s3, armed));
-	EXPECT_EQ(s3.total.migrated, SW_CPU_SUM(&s3, migrated_in));
-
-	ASSERT_EQ(0, sw_lateness_read(&lt)) TH_LOG("%s", sw_error());
-	for (lvl = 0; lvl < lt.levels; lvl++) {
-		const struct sw_late_level *l = &lt.level[lvl];
-
-		if (!l->expired)
-			continue;
-		EXPECT_LE(1U, l->late_min) TH_LOG("level %u", lvl);
-		EXPECT_GE(l->gran, l->late_max) TH_LOG("level %u", lvl);
-	}
+		SKIP(return, "CPU %u cannot be taken offline: %s", SWT_CPU, strerror(-ret));
+	swt_expect_timers_moved_off(_metadata, &s0, &arms[0], &s1);
+	swt_expect_nothing_goes_offline(_metadata, g, &s1, &arms[3], &s2);
+	swt_expect_back_online(_metadata, g, &s2, &arms[4]);
+	swt_expect_every_timer_runs(_metadata, g, arms, ARRAY_SIZE(arms));
 }
 
 TEST_HARNESS_MAIN

@@ -14,14 +14,14 @@
 #include <math.h>
 
 #include "kselftest_harness.h"
-#include "sw_test.h"
+#include "lib/swt_test.h"
 
-static const char * const sw_files[] = {
+static const char * const swt_files[] = {
 	"geometry", "stats", "lateness", "control", "cpu0/wheel",
 };
 
 FIXTURE(load) {
-	struct sw_geometry geo;
+	struct swt_geometry geo;
 };
 
 FIXTURE_VARIANT(load) {
@@ -44,77 +44,84 @@ FIXTURE_VARIANT_ADD(load, mainline) {
 
 FIXTURE_SETUP(load)
 {
-	if (!sw_module_file_present())
-		SKIP(return, "no module file at %s (SW_MODULE) to load", sw_module_path());
-	ASSERT_EQ(0, sw_unload_any()) TH_LOG("%s", sw_error());
-	ASSERT_EQ(0, sw_load(variant->params)) TH_LOG("%s", sw_error());
+	if (!swt_module_file_present())
+		SKIP(return, "no module file at %s (SW_MODULE) to load", swt_module_path());
+	ASSERT_EQ(0, swt_unload_any()) TH_LOG("%s", swt_error());
+	ASSERT_EQ(0, swt_load(variant->params)) TH_LOG("%s", swt_error());
 }
 
 FIXTURE_TEARDOWN(load)
 {
-	sw_teardown(_metadata);
+	swt_teardown(_metadata);
+}
+
+/* Online CPU @cpu has its keys in stats (@st) and an empty wheel of @levels levels */
+static void swt_expect_cpu_empty(struct __test_metadata *_metadata, const struct swt_stats *st,
+				 unsigned int cpu, unsigned int levels)
+{
+	struct swt_wheel w;
+	char rel[64];
+
+	EXPECT_TRUE(st->has_cpu[cpu]) TH_LOG("no cpu%u.* keys in stats", cpu);
+	EXPECT_NULL(swt_stats_missing(st, cpu))
+		TH_LOG("stats: no cpu%u.%s", cpu, swt_stats_missing(st, cpu));
+	EXPECT_EQ(1U, st->cpu[cpu].online) TH_LOG("cpu%u", cpu);
+	snprintf(rel, sizeof(rel), "cpu%u/wheel", cpu);
+	if (swt_wheel_read(cpu, &w)) {
+		EXPECT_TRUE(false) TH_LOG("%s", swt_error());
+		return;
+	}
+	EXPECT_EQ(levels, w.levels) TH_LOG("%s", rel);
+	EXPECT_EQ(0U, w.pending) TH_LOG("%s", rel);
+	EXPECT_EQ(0U, swt_wheel_normal(&w) + swt_wheel_deferrable(&w)) TH_LOG("%s", rel);
+	EXPECT_FALSE(w.has_next)
+		TH_LOG("%s: next_expiry %llu with nothing armed", rel, w.next_expiry);
+	/* The clock is the next tick to process: never past jiffies + 1 */
+	EXPECT_GE((s64)(w.jiffies + 1 - w.clk), 0)
+		TH_LOG("%s: clk %llu ahead of jiffies %llu",
+		       rel, w.clk, w.jiffies);
 }
 
 TEST_F(load, files_appear_and_go)
 {
 	unsigned int i, cpu;
-	struct sw_wheel w;
-	struct sw_stats st;
-	char rel[64], why[256];
+	struct swt_stats st;
+	char why[256];
 
 	if (_metadata->skip)
 		return;
 
-	ASSERT_TRUE(sw_debugfs_present()) TH_LOG("no %s", sw_debugfs_dir());
-	for (i = 0; i < ARRAY_SIZE(sw_files); i++) {
-		const char *file = sw_files[i];
+	ASSERT_TRUE(swt_debugfs_present()) TH_LOG("no %s", swt_debugfs_dir());
+	for (i = 0; i < ARRAY_SIZE(swt_files); i++) {
+		const char *file = swt_files[i];
 
-		EXPECT_TRUE(sw_debugfs_exists(file)) TH_LOG("no %s", file);
+		EXPECT_TRUE(swt_debugfs_exists(file)) TH_LOG("no %s", file);
 	}
 
-	ASSERT_EQ(0, sw_geometry_read(&self->geo)) TH_LOG("%s", sw_error());
+	ASSERT_EQ(0, swt_geometry_read(&self->geo)) TH_LOG("%s", swt_error());
 	EXPECT_STREQ(variant->wheel, self->geo.wheel);
 
 	/* Nothing armed yet: every count is 0, in total and per online CPU */
-	ASSERT_EQ(0, sw_stats_read(&st)) TH_LOG("%s", sw_error());
-	EXPECT_NULL(sw_stats_missing(&st, -1)) TH_LOG("stats: no '%s'", sw_stats_missing(&st, -1));
-	EXPECT_TRUE(sw_stats_sane(&st, why, sizeof(why))) TH_LOG("%s", why);
+	ASSERT_EQ(0, swt_stats_read(&st)) TH_LOG("%s", swt_error());
+	EXPECT_NULL(swt_stats_missing(&st, -1))
+		TH_LOG("stats: no '%s'", swt_stats_missing(&st, -1));
+	EXPECT_TRUE(swt_stats_sane(&st, why, sizeof(why))) TH_LOG("%s", why);
 	EXPECT_EQ(0U, st.total.armed);
 	EXPECT_EQ(0U, st.total.pending);
 	EXPECT_EQ(0U, st.total.expired);
 	EXPECT_EQ(0U, st.total.cancelled);
 	EXPECT_EQ(0U, st.total.alive);
+	for (cpu = 0; cpu < SWT_MAX_CPUS; cpu++)
+		if (swt_cpu_online(cpu))
+			swt_expect_cpu_empty(_metadata, &st, cpu, self->geo.levels);
 
-	for (cpu = 0; cpu < SW_MAX_CPUS; cpu++) {
-		if (!sw_cpu_online(cpu))
-			continue;
-		EXPECT_TRUE(st.has_cpu[cpu]) TH_LOG("no cpu%u.* keys in stats", cpu);
-		EXPECT_NULL(sw_stats_missing(&st, cpu))
-			TH_LOG("stats: no cpu%u.%s", cpu, sw_stats_missing(&st, cpu));
-		EXPECT_EQ(1U, st.cpu[cpu].online) TH_LOG("cpu%u", cpu);
-		snprintf(rel, sizeof(rel), "cpu%u/wheel", cpu);
-		if (sw_wheel_read(cpu, &w)) {
-			EXPECT_TRUE(false) TH_LOG("%s", sw_error());
-			continue;
-		}
-		EXPECT_EQ(self->geo.levels, w.levels) TH_LOG("%s", rel);
-		EXPECT_EQ(0U, w.pending) TH_LOG("%s", rel);
-		EXPECT_EQ(0U, sw_wheel_normal(&w) + sw_wheel_deferrable(&w)) TH_LOG("%s", rel);
-		EXPECT_FALSE(w.has_next)
-			TH_LOG("%s: next_expiry %llu with nothing armed", rel, w.next_expiry);
-		/* The clock is the next tick to process: never past jiffies + 1 */
-		EXPECT_GE((s64)(w.jiffies + 1 - w.clk), 0)
-			TH_LOG("%s: clk %llu ahead of jiffies %llu",
-			       rel, w.clk, w.jiffies);
-	}
-
-	ASSERT_EQ(0, sw_unload()) TH_LOG("%s", sw_error());
-	EXPECT_FALSE(sw_module_loaded());
-	EXPECT_FALSE(sw_debugfs_present()) TH_LOG("%s outlived the module", sw_debugfs_dir());
+	ASSERT_EQ(0, swt_unload()) TH_LOG("%s", swt_error());
+	EXPECT_FALSE(swt_module_loaded());
+	EXPECT_FALSE(swt_debugfs_present()) TH_LOG("%s outlived the module", swt_debugfs_dir());
 }
 
 /* A ms figure matches ticks * 1000 / HZ, however the module rounds it */
-static bool sw_ms_matches(double ms, u64 ticks, unsigned int hz)
+static bool swt_ms_matches(double ms, u64 ticks, unsigned int hz)
 {
 	double want = (double)ticks * 1000.0 / hz;
 
@@ -123,16 +130,16 @@ static bool sw_ms_matches(double ms, u64 ticks, unsigned int hz)
 
 TEST_F(load, geometry_matches_tables)
 {
-	const struct sw_geometry *g = &self->geo;
+	const struct swt_geometry *g = &self->geo;
 	unsigned int lvl, levels;
 	u64 start, next;
 
 	if (_metadata->skip)
 		return;
 
-	ASSERT_EQ(0, sw_geometry_read(&self->geo)) TH_LOG("%s", sw_error());
-	sw_msg("%s wheel at HZ=%u: %u levels of %u buckets, cutoff %llu ticks",
-	       g->wheel, g->hz, g->levels, g->buckets, g->cutoff);
+	ASSERT_EQ(0, swt_geometry_read(&self->geo)) TH_LOG("%s", swt_error());
+	swt_msg("%s wheel at HZ=%u: %u levels of %u buckets, cutoff %llu ticks",
+		g->wheel, g->hz, g->levels, g->buckets, g->cutoff);
 	EXPECT_STREQ(variant->wheel, g->wheel);
 	EXPECT_TRUE(g->hz == 100 || g->hz == 250 || g->hz == 300 || g->hz == 1000)
 		TH_LOG("hz %u", g->hz);
@@ -145,19 +152,19 @@ TEST_F(load, geometry_matches_tables)
 	/* LVL_START(n) = (buckets - 1) << 3(n - 1); the cutoff is LVL_START(levels) */
 	EXPECT_EQ((u64)(g->buckets - 1) << 3 * (levels - 1), g->cutoff);
 	for (lvl = 0; lvl < levels; lvl++) {
-		const struct sw_geo_level *l = &g->level[lvl];
+		const struct swt_geo_level *l = &g->level[lvl];
 
 		start = lvl ? (u64)(g->buckets - 1) << 3 * (lvl - 1) : 0;
 		next = (u64)(g->buckets - 1) << 3 * lvl;
-		sw_msg("level %u gran %llu (%g ms) range %llu - %llu (%g ms - %g ms)",
-		       lvl, l->gran, l->gran_ms, l->start, l->end, l->start_ms, l->end_ms);
+		swt_msg("level %u gran %llu (%g ms) range %llu - %llu (%g ms - %g ms)",
+			lvl, l->gran, l->gran_ms, l->start, l->end, l->start_ms, l->end_ms);
 		EXPECT_EQ((u64)lvl * g->buckets, l->offset) TH_LOG("level %u", lvl);
 		EXPECT_EQ(1ULL << 3 * lvl, l->gran) TH_LOG("level %u", lvl);
 		EXPECT_EQ(start, l->start) TH_LOG("level %u", lvl);
 		EXPECT_EQ(next - 1, l->end) TH_LOG("level %u", lvl);
-		EXPECT_TRUE(sw_ms_matches(l->gran_ms, l->gran, g->hz)) TH_LOG("level %u", lvl);
-		EXPECT_TRUE(sw_ms_matches(l->start_ms, l->start, g->hz)) TH_LOG("level %u", lvl);
-		EXPECT_TRUE(sw_ms_matches(l->end_ms, l->end, g->hz)) TH_LOG("level %u", lvl);
+		EXPECT_TRUE(swt_ms_matches(l->gran_ms, l->gran, g->hz)) TH_LOG("level %u", lvl);
+		EXPECT_TRUE(swt_ms_matches(l->start_ms, l->start, g->hz)) TH_LOG("level %u", lvl);
+		EXPECT_TRUE(swt_ms_matches(l->end_ms, l->end, g->hz)) TH_LOG("level %u", lvl);
 	}
 }
 
@@ -165,33 +172,33 @@ TEST(unknown_geometry_does_not_load)
 {
 	int ret;
 
-	if (!sw_module_file_present())
-		SKIP(return, "no module file at %s (SW_MODULE) to load", sw_module_path());
-	ASSERT_EQ(0, sw_unload_any()) TH_LOG("%s", sw_error());
+	if (!swt_module_file_present())
+		SKIP(return, "no module file at %s (SW_MODULE) to load", swt_module_path());
+	ASSERT_EQ(0, swt_unload_any()) TH_LOG("%s", swt_error());
 
-	ret = sw_load("geometry=foo");
+	ret = swt_load("geometry=foo");
 	if (!ret)
-		sw_unload();
+		swt_unload();
 	ASSERT_NE(0, ret) TH_LOG("geometry=foo loaded");
-	sw_msg("geometry=foo: %s", strerror(-ret));
-	EXPECT_FALSE(sw_module_loaded());
-	EXPECT_FALSE(sw_debugfs_present());
+	swt_msg("geometry=foo: %s", strerror(-ret));
+	EXPECT_FALSE(swt_module_loaded());
+	EXPECT_FALSE(swt_debugfs_present());
 }
 
 TEST(loads_without_parameters)
 {
-	struct sw_geometry geo;
+	struct swt_geometry geo;
 
-	if (!sw_module_file_present())
-		SKIP(return, "no module file at %s (SW_MODULE) to load", sw_module_path());
-	ASSERT_EQ(0, sw_unload_any()) TH_LOG("%s", sw_error());
+	if (!swt_module_file_present())
+		SKIP(return, "no module file at %s (SW_MODULE) to load", swt_module_path());
+	ASSERT_EQ(0, swt_unload_any()) TH_LOG("%s", swt_error());
 
-	ASSERT_EQ(0, sw_load(NULL)) TH_LOG("%s", sw_error());
-	EXPECT_EQ(0, sw_geometry_read(&geo)) TH_LOG("%s", sw_error());
+	ASSERT_EQ(0, swt_load(NULL)) TH_LOG("%s", swt_error());
+	EXPECT_EQ(0, swt_geometry_read(&geo)) TH_LOG("%s", swt_error());
 	EXPECT_TRUE(!strcmp(geo.wheel, "seed") || !strcmp(geo.wheel, "mainline"))
 		TH_LOG("wheel '%s'", geo.wheel);
-	sw_msg("default geometry: %s", geo.wheel);
-	EXPECT_EQ(0, sw_unload()) TH_LOG("%s", sw_error());
+	swt_msg("default geometry: %s", geo.wheel);
+	EXPECT_EQ(0, swt_unload()) TH_LOG("%s", swt_error());
 }
 
 TEST_HARNESS_MAIN

@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * shadow-wheel selftests: the library the tests share (lib/), by job:
+ *
+ *  sys.c	errors, time, CPUs, the kernel log
+ *  module.c	loading and unloading the module; the start and end of a test
+ *  debugfs.c	its debugfs files (README, "debugfs"): geometry, lateness,
+ *		cpuN/wheel
+ *  stats.c	the stats file
+ *  control.c	control and bench writes, arming timers, waiting for ticks
+ *
+ * Plain C: every function returns 0 or -errno (or a value), and swt_error()
+ * says what went wrong; the checks are in the tests (swt_test.h joins the
+ * library to kselftest_harness.h).
+ */
+#ifndef _SWT_H
+#define _SWT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../../module/sw_stats_list.h"
+
+#define SWT_MODULE_NAME		"shadow_wheel"
+#define SWT_MODULE_DEFAULT	"/shadow_wheel.ko"		/* env SW_MODULE */
+#define SWT_DEBUGFS_DEFAULT	"/sys/kernel/debug/shadow_wheel"	/* env SW_DEBUGFS */
+
+#define SWT_MAX_CPUS		64	/* CPUs looked at; the guests have 2 */
+#define SWT_MAX_LEVELS		16	/* more than any geometry has (9) */
+#define SWT_CMD_MAX		256	/* longest control command accepted */
+#define SWT_MAX_DELTA		1099511627776ULL	/* 2^40: largest delta of an arm */
+
+/* swt_start(): the test cannot run here; the reason is in swt_error() */
+#define SWT_SKIP			1
+
+/* printf-like functions: the compiler checks their arguments */
+#define swt_attribute(...)	__attribute__((__VA_ARGS__))
+#ifndef __printf
+#define __printf(a, b)		swt_attribute(format(printf, a, b))
+#endif
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#endif
+
+typedef unsigned long long u64;
+typedef long long s64;
+
+/* sys.c */
+
+/* What went wrong in the last helper that failed */
+const char *swt_error(void);
+
+/* Time */
+u64 swt_now_ms(void);
+void swt_sleep_ms(u64 ms);
+
+/* CPUs */
+bool swt_cpu_online(unsigned int cpu);
+/* The online CPUs, listed in @cpus if not NULL; returns how many */
+unsigned int swt_cpus_online(unsigned int cpus[SWT_MAX_CPUS]);
+unsigned int swt_cpus_possible(void);
+int swt_cpu_set_online(unsigned int cpu, bool online);
+int swt_pin_to_cpu(unsigned int cpu);
+
+/* The kernel log: a reader at its end, and how many records came since */
+int swt_kmsg_open(void);
+int swt_kmsg_new(int fd, char *last, size_t size);
+
+/* module.c */
+
+/* Why no test can run here (not root, nothing to test), or NULL */
+const char *swt_skip_reason(void);
+
+const char *swt_module_path(void);
+bool swt_module_file_present(void);
+bool swt_module_loaded(void);
+int swt_load(const char *params);
+int swt_unload(void);
+/* Unloads it if it is loaded */
+int swt_unload_any(void);
+
+/*
+ * A test starts from a freshly loaded module (loaded with @params, after
+ * unloading any previous instance). Without a module file, the instance
+ * already loaded is used, emptied with cancel-all and reset, and @params
+ * may only name the geometry it runs. Returns 0, SWT_SKIP or -errno.
+ */
+int swt_start(const char *params);
+/* Unloads the module if swt_start() loaded it */
+int swt_finish(void);
+
+/* debugfs.c */
+
+const char *swt_debugfs_dir(void);
+bool swt_debugfs_present(void);
+bool swt_debugfs_exists(const char *rel);
+
+/* geometry */
+struct swt_geo_level {
+	u64 offset;
+	u64 gran;
+	u64 start;
+	u64 end;
+	double gran_ms;
+	double start_ms;
+	double end_ms;
+};
+
+struct swt_geometry {
+	char wheel[16];
+	unsigned int hz;
+	unsigned int levels;
+	unsigned int buckets;
+	u64 cutoff;
+	struct swt_geo_level level[SWT_MAX_LEVELS];
+};
+
+int swt_geometry_read(struct swt_geometry *geo);
+/* The level a timer goes to when its expiry is @delta ticks past the clock */
+unsigned int swt_geo_level_of(const struct swt_geometry *geo, u64 delta);
+u64 swt_ticks_to_ms(const struct swt_geometry *geo, u64 ticks);
+
+/* lateness */
+struct swt_late_level {
+	bool present;
+	u64 gran;
+	u64 expired;
+	u64 late_min;
+	u64 late_max;
+	char hist[256];
+};
+
+struct swt_lateness {
+	unsigned int levels;
+	struct swt_late_level level[SWT_MAX_LEVELS];
+	u64 delivery_expired;
+	u64 delay_min;
+	u64 delay_max;
+	char delivery_hist[256];
+};
+
+int swt_lateness_read(struct swt_lateness *lt);
+
+/* cpuN/wheel */
+struct swt_wheel_level {
+	u64 normal_buckets;
+	u64 normal_timers;
+	u64 deferrable_buckets;
+	u64 deferrable_timers;
+};
+
+struct swt_wheel {
+	u64 clk;
+	u64 jiffies;
+	bool has_next;
+	u64 next_expiry;
+	u64 pending;
+	unsigned int levels;
+	struct swt_wheel_level level[SWT_MAX_LEVELS];
+};
+
+int swt_wheel_read(unsigned int cpu, struct swt_wheel *w);
+u64 swt_wheel_normal(const struct swt_wheel *w);
+u64 swt_wheel_deferrable(const struct swt_wheel *w);
+/* Jiffies now, as the first online CPU's wheel file shows them */
+int swt_jiffies(u64 *j);
+
+/*
+ * stats.c: the totals and the same keys per CPU. The counters are the
+ * module's own list; migrated, alive and online are printed next to them
+ * by module/sw_debugfs.c.
+ */
+struct swt_counts {
+#define SWT_COUNTS_FIELD(name, merge, counts_timers)	name,
+	u64 SW_STATS_COUNTERS(SWT_COUNTS_FIELD)
+	    migrated,		/* totals only: each move once */
+	    alive,		/* totals only: allocated, not yet freed */
+	    online;		/* per CPU only */
+#undef SWT_COUNTS_FIELD
+	u64 seen;		/* which keys were there, a bit each */
+};
+
+struct swt_stats {
+	struct swt_counts total;
+	bool has_cpu[SWT_MAX_CPUS];
+	struct swt_counts cpu[SWT_MAX_CPUS];
+};
+
+int swt_stats_read(struct swt_stats *st);
+/*
+ * early is 0, armed = expired + cancelled + pending, and per CPU
+ * armed + migrated_in = expired + cancelled + pending + migrated_out;
+ * else false, and why
+ */
+bool swt_stats_sane(const struct swt_stats *st, char *why, size_t size);
+/* A documented key missing from the totals (@cpu < 0) or a CPU's, or NULL */
+const char *swt_stats_missing(const struct swt_stats *st, int cpu);
+/* The keys that count timers are the same; else false, and which */
+bool swt_stats_same_timers(const struct swt_stats *a, const struct swt_stats *b,
+			   char *why, size_t size);
+/* Sum of one per-CPU figure, by its offset in struct swt_counts */
+u64 swt_stats_cpu_sum(const struct swt_stats *st, size_t field);
+#define SWT_CPU_SUM(st, name)	swt_stats_cpu_sum(st, offsetof(struct swt_counts, name))
+
+/* control.c */
+
+/* control: one command per write(2); 0 or -errno */
+int swt_control(const char *fmt, ...) __printf(1, 2);
+int swt_control_raw(const char *buf, size_t len);
+
+/* The bench file: write a run's words (0 or -errno), read the report (free it) */
+int swt_bench_write(const char *words);
+int swt_bench_read(char **report);
+
+/*
+ * One arm command and what can be known about its timers from the wheel
+ * files read around it: deltas in ticks (converted from ms if asked, rounded
+ * both ways), the levels they may have gone to given where the target
+ * wheel's clock was, the first tick they may run on and the last.
+ */
+struct swt_arm {
+	int cpu;			/* -1: spread over the online CPUs */
+	u64 count;
+	u64 lo;			/* delta, or range lo..hi */
+	u64 hi;
+	bool ms;			/* lo and hi are in ms */
+	const char *extra;		/* appended: "deferrable", "cancel=P" */
+
+	/* filled in by swt_arm() */
+	u64 tmin, tmax;		/* the delta range in ticks */
+	u64 j_before, j_after;	/* jiffies around the write */
+	unsigned int lvl_lo, lvl_hi;	/* the levels the timers may be at */
+	u64 first_tick;		/* none runs before this tick */
+	u64 last_tick;		/* all have run by this tick (if awake) */
+	char cmd[SWT_CMD_MAX];
+};
+
+int swt_arm(const struct swt_geometry *geo, struct swt_arm *a);
+/* The tick by which the timers of @nr arms have all run, and how many in @count */
+u64 swt_arms_last_tick(const struct swt_arm *arm, unsigned int nr, u64 *count);
+
+/* Ticks compared as the kernel compares jiffies: the later of @a and @b */
+u64 swt_later(u64 a, u64 b);
+
+/* Sleep until jiffies reach @tick; 0, or -ETIME if jiffies stop moving */
+int swt_wait_tick(const struct swt_geometry *geo, u64 tick);
+
+/*
+ * A poll for timers due by tick @due: after each look at them, with
+ * jiffies at @j, swt_poll_again() sleeps @poll_ms and says to look again,
+ * until jiffies have passed @due and @grace_ms more have gone by (for the
+ * tasklet to run them)
+ */
+struct swt_poll {
+	u64 due;
+	unsigned int grace_ms;
+	unsigned int poll_ms;
+	u64 grace_end;		/* 0 until jiffies pass @due */
+};
+
+bool swt_poll_again(struct swt_poll *poll, u64 j);
+
+#endif /* _SWT_H */

@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * shadow-wheel selftests: errors, time, files, CPUs and the kernel log.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "swt_lib.h"
+
+#define SWT_SYSFS_CPU		"/sys/devices/system/cpu"
+
+static __thread char swt_err[512];	/* per thread: writers run in threads */
+
+void __printf(1, 2) swt_set_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(swt_err, sizeof(swt_err), fmt, ap);
+	va_end(ap);
+}
+
+const char *swt_error(void)
+{
+	return swt_err[0] ? swt_err : "no error recorded";
+}
+
+/* Time */
+
+u64 swt_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void swt_sleep_ms(u64 ms)
+{
+	struct timespec ts = {
+		.tv_sec = ms / 1000,
+		.tv_nsec = (ms % 1000) * 1000000,
+	};
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* Files */
+
+int swt_read_file(const char *path, char **out)
+{
+	size_t size = 4096, len = 0;
+	char *buf, *tmp;
+	ssize_t n;
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = errno;
+		swt_set_error("open %s: %s", path, strerror(err));
+		return -err;
+	}
+	buf = malloc(size);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	for (;;) {
+		if (len + 1 >= size) {
+			size *= 2;
+			tmp = realloc(buf, size);
+			if (!tmp) {
+				free(buf);
+				close(fd);
+				return -ENOMEM;
+			}
+			buf = tmp;
+		}
+		n = read(fd, buf + len, size - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = errno;
+			swt_set_error("read %s: %s", path, strerror(err));
+			free(buf);
+			close(fd);
+			return -err;
+		}
+		if (!n)
+			break;
+		len += n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	*out = buf;
+	return 0;
+}
+
+int swt_write_file(const char *path, const char *buf, size_t len)
+{
+	ssize_t n;
+	int fd, err;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = errno;
+		swt_set_error("open %s: %s", path, strerror(err));
+		return -err;
+	}
+	n = write(fd, buf, len);
+	err = n < 0 ? errno : 0;
+	close(fd);
+	if (n < 0) {
+		swt_set_error("write '%.*s' to %s: %s", (int)strcspn(buf, "\n"), buf, path,
+			      strerror(err));
+		return -err;
+	}
+	if ((size_t)n != len) {
+		swt_set_error("write to %s: %zd of %zu bytes taken", path, n, len);
+		return -EIO;
+	}
+	return 0;
+}
+
+bool swt_path_exists(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st);
+}
+
+/* CPUs */
+
+/* The CPUs of a cpulist file such as "0-3,5"; returns the highest + 1 */
+static unsigned int swt_cpulist(const char *path, bool mask[SWT_MAX_CPUS])
+{
+	unsigned long lo, hi, cpu, nr = 0;
+	char *buf, *p, *end;
+
+	memset(mask, 0, SWT_MAX_CPUS * sizeof(mask[0]));
+	if (swt_read_file(path, &buf))
+		return 0;
+	for (p = buf; isdigit((unsigned char)*p); p = end) {
+		lo = strtoul(p, &end, 10);
+		hi = lo;
+		if (*end == '-')
+			hi = strtoul(end + 1, &end, 10);
+		for (cpu = lo; cpu <= hi && cpu < SWT_MAX_CPUS; cpu++)
+			mask[cpu] = true;
+		if (hi + 1 > nr)
+			nr = hi + 1;
+		if (*end == ',')
+			end++;
+	}
+	free(buf);
+	return nr;
+}
+
+void swt_online_mask(bool mask[SWT_MAX_CPUS])
+{
+	swt_cpulist(SWT_SYSFS_CPU "/online", mask);
+}
+
+bool swt_cpu_online(unsigned int cpu)
+{
+	bool mask[SWT_MAX_CPUS];
+
+	swt_online_mask(mask);
+	return cpu < SWT_MAX_CPUS && mask[cpu];
+}
+
+unsigned int swt_cpus_online(unsigned int cpus[SWT_MAX_CPUS])
+{
+	bool mask[SWT_MAX_CPUS];
+	unsigned int cpu, n = 0;
+
+	swt_online_mask(mask);
+	for (cpu = 0; cpu < SWT_MAX_CPUS; cpu++) {
+		if (!mask[cpu])
+			continue;
+		if (cpus)
+			cpus[n] = cpu;
+		n++;
+	}
+	return n;
+}
+
+unsigned int swt_cpus_possible(void)
+{
+	bool mask[SWT_MAX_CPUS];
+
+	return swt_cpulist(SWT_SYSFS_CPU "/possible", mask);
+}
+
+int swt_cpu_set_online(unsigned int cpu, bool online)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), SWT_SYSFS_CPU "/cpu%u/online", cpu);
+	return swt_write_file(path, online ? "1" : "0", 1);
+}
+
+int swt_pin_to_cpu(unsigned int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		swt_set_error("pin to CPU %u: %s", cpu, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+/* The kernel log */
+
+int swt_kmsg_open(void)
+{
+	int fd;
+
+	fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	lseek(fd, 0, SEEK_END);
+	return fd;
+}
+
+int swt_kmsg_new(int fd, char *last, size_t size)
+{
+	char rec[8192];
+	const char *msg;
+	ssize_t n;
+	int count = 0;
+
+	for (;;) {
+		n = read(fd, rec, sizeof(rec) - 1);
+		if (n < 0 && (errno == EINTR || errno == EPIPE))
+			continue;
+		if (n <= 0)
+			return count;
+		rec[n] = '\0';
+		count++;
+		msg = strchr(rec, ';');
+		msg = msg ? msg + 1 : rec;
+		if (last && size)
+			snprintf(last, size, "%.*s", (int)strcspn(msg, "\n"), msg);
+	}
+}
