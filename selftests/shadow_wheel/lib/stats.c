@@ -2,7 +2,6 @@
 /*
  * shadow-wheel selftests: the stats file.
  */
-#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -14,7 +13,7 @@
 /* stats */
 
 /*
- * The keys of the README, each with where it must be (@scope) and whether
+ * The keys of the stats file, each with where it must be (@scope) and whether
  * it moves only when timers do (@counts_timers: swt_stats_same_timers()
  * compares those). Every key of the module's list is @required:
  * swt_stats_read() fails when one is missing from the totals;
@@ -22,30 +21,49 @@
  */
 enum swt_scope { SWT_BOTH, SWT_TOTAL, SWT_PER_CPU };
 
-static const struct swt_stats_key {
+struct swt_stats_key {
 	const char *name;
 	size_t off;
 	enum swt_scope scope;
 	bool counts_timers;
 	bool required;
-} swt_stats_keys[] = {
-#define SWT_KEY(name, scope, counts_timers, required)	\
-	{ #name, offsetof(struct swt_counts, name), scope, counts_timers, required }
-#define SWT_STATS_KEY(name, merge, counts_timers)	\
-	SWT_KEY(name, SWT_BOTH, counts_timers, true),
-	SW_STATS_COUNTERS(SWT_STATS_KEY)
-#undef SWT_STATS_KEY
-	/* Printed by module/sw_debugfs.c next to the counters */
-	SWT_KEY(migrated, SWT_TOTAL, true, false),
-	SWT_KEY(alive, SWT_TOTAL, true, false),
-	SWT_KEY(online, SWT_PER_CPU, false, false),
-#undef SWT_KEY
 };
 
-#define SWT_NR_STATS_KEYS	ARRAY_SIZE(swt_stats_keys)
+/* The module's counters and the keys printed next to them: one bit of seen each */
+#define SWT_MAX_STATS_KEYS	(8 * sizeof(((struct swt_counts *)0)->seen))
 
-static_assert(SWT_NR_STATS_KEYS <= 8 * sizeof(((struct swt_counts *)0)->seen),
-	      "a bit of swt_counts.seen for each key");
+static struct swt_stats_key swt_stats_keys[SWT_MAX_STATS_KEYS];
+static size_t swt_nr_stats_keys;
+
+static void swt_stats_key_add(const char *name, size_t off, enum swt_scope scope,
+			      bool counts_timers, bool required)
+{
+	if (swt_nr_stats_keys == SWT_MAX_STATS_KEYS) {
+		fprintf(stderr, "stats: more than %zu keys\n", SWT_MAX_STATS_KEYS);
+		abort();
+	}
+	swt_stats_keys[swt_nr_stats_keys++] = (struct swt_stats_key){
+		name, off, scope, counts_timers, required,
+	};
+}
+
+/* The table, from the module's list of counters, filled in once */
+static void swt_stats_keys_init(void)
+{
+	if (swt_nr_stats_keys)
+		return;
+#define SW_STAT(name, merge, counts_timers)	\
+	swt_stats_key_add(#name, offsetof(struct swt_counts, name), SWT_BOTH, counts_timers, true)
+#include "../../../module/sw_stats_list.h"
+#undef SW_STAT
+	/* Printed by module/sw_debugfs.c next to the counters */
+	swt_stats_key_add("migrated", offsetof(struct swt_counts, migrated), SWT_TOTAL, true,
+			  false);
+	swt_stats_key_add("alive", offsetof(struct swt_counts, alive), SWT_TOTAL, true, false);
+	swt_stats_key_add("online", offsetof(struct swt_counts, online), SWT_PER_CPU, false, false);
+}
+
+#define SWT_NR_STATS_KEYS	swt_nr_stats_keys
 
 static int swt_stats_key(const char *name)
 {
@@ -73,6 +91,7 @@ int swt_stats_read(struct swt_stats *st)
 	size_t i;
 	int ret, k;
 
+	swt_stats_keys_init();
 	memset(st, 0, sizeof(*st));
 	ret = swt_kv_read(&kv, "stats");
 	if (ret)
@@ -118,6 +137,7 @@ const char *swt_stats_missing(const struct swt_stats *st, int cpu)
 	const struct swt_counts *c = cpu < 0 ? &st->total : &st->cpu[cpu];
 	size_t k;
 
+	swt_stats_keys_init();
 	for (k = 0; k < SWT_NR_STATS_KEYS; k++) {
 		if (swt_stats_keys[k].scope == (cpu < 0 ? SWT_PER_CPU : SWT_TOTAL))
 			continue;
@@ -184,6 +204,7 @@ bool swt_stats_same_timers(const struct swt_stats *a, const struct swt_stats *b,
 	char prefix[32];
 	unsigned int cpu;
 
+	swt_stats_keys_init();
 	if (!swt_same_counts(&a->total, &b->total, "", why, size))
 		return false;
 	for (cpu = 0; cpu < SWT_MAX_CPUS; cpu++) {

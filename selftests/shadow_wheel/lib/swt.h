@@ -4,7 +4,7 @@
  *
  *  sys.c	errors, time, CPUs, the kernel log
  *  module.c	loading and unloading the module; the start and end of a test
- *  debugfs.c	its debugfs files (README, "debugfs"): geometry, lateness,
+ *  debugfs.c	its debugfs files (docs/ABI/debugfs-shadow-wheel): geometry, lateness,
  *		cpuN/wheel
  *  stats.c	the stats file
  *  control.c	control and bench writes, arming timers, waiting for ticks
@@ -19,8 +19,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-#include "../../../module/sw_stats_list.h"
 
 #define SWT_MODULE_NAME		"shadow_wheel"
 #define SWT_MODULE_DEFAULT	"/shadow_wheel.ko"		/* env SW_MODULE */
@@ -173,12 +171,12 @@ int swt_jiffies(u64 *j);
  * by module/sw_debugfs.c.
  */
 struct swt_counts {
-#define SWT_COUNTS_FIELD(name, merge, counts_timers)	name,
-	u64 SW_STATS_COUNTERS(SWT_COUNTS_FIELD)
-	    migrated,		/* totals only: each move once */
-	    alive,		/* totals only: allocated, not yet freed */
-	    online;		/* per CPU only */
-#undef SWT_COUNTS_FIELD
+#define SW_STAT(name, merge, counts_timers)	u64 name
+#include "../../../module/sw_stats_list.h"
+#undef SW_STAT
+	u64 migrated;		/* totals only: each move once */
+	u64 alive;		/* totals only: allocated, not yet freed */
+	u64 online;		/* per CPU only */
 	u64 seen;		/* which keys were there, a bit each */
 };
 
