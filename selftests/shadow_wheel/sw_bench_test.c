@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The bench file (README: Benchmarks, the bench file).
+ * The bench file (docs/benchmarks.rst, docs/ABI/debugfs-shadow-wheel).
  *
  * A small run reports every wheel asked for in the documented lines: the
  * operations, the ticks under traffic and the catch-up, with the run's own
@@ -10,7 +10,7 @@
  * A bad run is refused with -EINVAL (-ENODEV for a CPU that is not there)
  * before anything runs: the last report stays as it was.
  *
- * Figures are not judged here: they are measurements, read in README.
+ * Figures are not judged here: they are measurements, read in docs/benchmarks.rst.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +20,12 @@
 
 #define SWT_RUN	"wheel=all timers=2000 ops=2048 ticks=600 gap=200 mean=300 seed=7"
 
-SWT_FIXTURE(bench, NULL, NULL, NULL)
+FIXTURE(bench) {
+	struct swt_geometry geo;
+};
+
+SWT_FIXTURE_SETUP(bench, NULL, NULL)
+SWT_FIXTURE_TEARDOWN(bench, NULL)
 
 /* The report's line for @wheel whose first key after timers= is @key */
 static const char *swt_bench_line(const char *report, const char *wheel, const char *key,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Timers cancelled before they expire (README: control, "arm ... cancel=P").
+ * Timers cancelled before they expire (docs/ABI/debugfs-shadow-wheel: control, "arm ... cancel=P").
  *
  * 1000 timers of 2 s, spread over the online CPUs, P percent of them
  * cancelled at a random time before they expire; waited for past the time
@@ -20,7 +20,12 @@
 #define SWT_GRACE_MS	2000	/* for the tasklet to run once they are due */
 #define SWT_POLL_MS	100
 
-SWT_FIXTURE(cancel, NULL, NULL, NULL)
+FIXTURE(cancel) {
+	struct swt_geometry geo;
+};
+
+SWT_FIXTURE_SETUP(cancel, NULL, NULL)
+SWT_FIXTURE_TEARDOWN(cancel, NULL)
 
 FIXTURE_VARIANT(cancel) {
 	unsigned int percent;

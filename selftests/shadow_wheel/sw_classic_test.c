@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The classic cascading wheel on a live kernel (README: "The geometries",
- * geometry=classic), the baseline the benchmarks compare with.
+ * The classic cascading wheel on a live kernel (docs/design.rst, "The classic
+ * wheel"; geometry=classic), the baseline the benchmarks compare with.
  *
  *  - Its geometry file has the classic table: a root of 256 buckets and
  *    four levels of 64, each bucket as wide as the level below, expiry
@@ -17,7 +17,12 @@
 #define SWT_CLASSIC_TIMERS	3000
 #define SWT_CLASSIC_DELTA_MAX	2000	/* ticks: the root and level 1 */
 
-SWT_FIXTURE(classic, "geometry=classic", NULL, NULL)
+FIXTURE(classic) {
+	struct swt_geometry geo;
+};
+
+SWT_FIXTURE_SETUP(classic, "geometry=classic", NULL)
+SWT_FIXTURE_TEARDOWN(classic, NULL)
 
 TEST_F(classic, geometry_is_the_classic_table)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Concurrent writers (README: control, "Writers may write concurrently";
+ * Concurrent writers (docs/ABI/debugfs-shadow-wheel: control, "Writers may write concurrently";
  * stats, "armed = expired + cancelled + pending holds at every read").
  *
  * 8 threads, spread over the CPUs, each write 50 "arm count=100" commands
@@ -90,7 +90,12 @@ static void *swt_read(void *arg)
 	return NULL;
 }
 
-SWT_FIXTURE(concurrency, NULL, NULL, NULL)
+FIXTURE(concurrency) {
+	struct swt_geometry geo;
+};
+
+SWT_FIXTURE_SETUP(concurrency, NULL, NULL)
+SWT_FIXTURE_TEARDOWN(concurrency, NULL)
 
 /*
  * The writers @wr, spread over the online CPUs, write at once while the

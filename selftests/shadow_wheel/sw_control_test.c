@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The control file (README: debugfs, control).
+ * The control file (docs/ABI/debugfs-shadow-wheel: control).
  *
  * What it accepts: each documented form of arm, spread round-robin over the
  * online CPUs without cpu=; reset clears the figures and keeps the timers;
  * cancel-all empties every wheel; a run is alone (-EBUSY for a second one),
  * stop ends it, and a run ends by itself after its duration.
  *
- * What it rejects, one test per class of the README's "Errors": an unknown
+ * What it rejects, one test per class of the control file's errors: an unknown
  * word, a missing, malformed or out-of-range value and an overflow give
  * -EINVAL, a count past its limit -E2BIG, a CPU that does not exist -ENODEV,
  * a command over 256 bytes -EINVAL. Each error changes nothing (the timer
@@ -31,7 +31,12 @@ static void swt_arm_background(struct __test_metadata *_metadata)
 		TH_LOG("%s", swt_error());
 }
 
-SWT_FIXTURE(control, NULL, swt_arm_background, NULL)
+FIXTURE(control) {
+	struct swt_geometry geo;
+};
+
+SWT_FIXTURE_SETUP(control, NULL, swt_arm_background)
+SWT_FIXTURE_TEARDOWN(control, NULL)
 
 /* @cmd (@len bytes, written as is) fails with -@err and changes nothing */
 static void swt_expect_rejected(struct __test_metadata *_metadata, const char *cmd,

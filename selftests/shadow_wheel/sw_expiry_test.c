@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Timers expire on the running kernel's jiffies as the README's contract
- * says: a timer armed for expiry E and placed at level n runs on a tick in
+ * Timers expire on the running kernel's jiffies as the contract
+ * (docs/design.rst) says: a timer armed for expiry E and placed at level n runs on a tick in
  * E + 1 .. E + gran(n), never before; stats and lateness account for every
  * one of them. For both geometries:
  *
@@ -53,7 +53,12 @@ FIXTURE_VARIANT(expiry) {
 	const char *params;
 };
 
-SWT_FIXTURE(expiry, variant->params, NULL, NULL)
+FIXTURE(expiry) {
+	struct swt_geometry geo;
+};
+
+SWT_FIXTURE_SETUP(expiry, variant->params, NULL)
+SWT_FIXTURE_TEARDOWN(expiry, NULL)
 
 FIXTURE_VARIANT_ADD(expiry, seed) {
 	.params = "geometry=seed",

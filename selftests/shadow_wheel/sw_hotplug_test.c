@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * CPU hotplug (README: "A CPU that goes offline hands its pending shadow
+ * CPU hotplug (docs/design.rst: "A CPU that goes offline hands its pending shadow
  * timers to an online CPU; one that comes back starts with its clock at
  * jiffies"; stats: migrated; errors: -ENODEV for an offline CPU).
  *
@@ -41,7 +41,12 @@ static void swt_cpu_online_after(struct __test_metadata *_metadata)
 	EXPECT_EQ(0, ret) TH_LOG("CPU %u left offline: %s", SWT_CPU, swt_error());
 }
 
-SWT_FIXTURE(hotplug, NULL, swt_cpu_online_first, swt_cpu_online_after)
+FIXTURE(hotplug) {
+	struct swt_geometry geo;
+};
+
+SWT_FIXTURE_SETUP(hotplug, NULL, swt_cpu_online_first)
+SWT_FIXTURE_TEARDOWN(hotplug, swt_cpu_online_after)
 
 /*
  * CPU 1 gone offline (@s0 the stats before, @lng its long timers): nothing

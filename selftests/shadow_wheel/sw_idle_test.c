@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Deferrable timers never wake an idle CPU; a non-deferrable one does
- * (README: "Deferrable timers get their own buckets, so they never cause an
+ * (docs/design.rst: "Deferrable timers get their own buckets, so they never cause an
  * idle CPU to wake up"; stats: wakeups).
  *
  * CPU 1 is kept idle: this test runs on CPU 0 and nothing else runs in the
@@ -33,7 +33,12 @@
 #define SWT_POLL_MS		20
 #define SWT_WAKE_TRIES		5
 
-SWT_FIXTURE(idle, NULL, NULL, NULL)
+FIXTURE(idle) {
+	struct swt_geometry geo;
+};
+
+SWT_FIXTURE_SETUP(idle, NULL, NULL)
+SWT_FIXTURE_TEARDOWN(idle, NULL)
 
 static atomic_bool swt_spin_stop;
 

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Loading and unloading shadow_wheel (README: "The shadow wheel on a live
- * kernel", "debugfs").
+ * Loading and unloading shadow_wheel (docs/design.rst, the driver on a
+ * live kernel; docs/ABI/debugfs-shadow-wheel).
  *
  *  - Loaded with geometry=seed or geometry=mainline, its debugfs directory
  *    holds geometry (naming that wheel), stats (with every documented key,
  *    in total and per online CPU), lateness, control and a cpuN/wheel per
  *    online CPU, all empty; unloaded, all of it is gone.
- *  - The geometry file has the README's tables for the running HZ.
+ *  - The geometry file has the tables of docs/design.rst for the running HZ.
  *  - An unknown geometry does not load, and leaves nothing behind.
  *  - Without parameters it loads one of the two wheels.
  */

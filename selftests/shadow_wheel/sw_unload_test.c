@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unloading under load (README: "Unloading cancels and frees every timer
+ * Unloading under load (docs/design.rst: "Unloading cancels and frees every timer
  * and stops everything first").
  *
  * A mixed run at 20000 timers a second for 30 s; after 1 s, rmmod succeeds

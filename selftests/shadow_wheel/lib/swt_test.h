@@ -94,7 +94,7 @@ static inline void swt_teardown(struct __test_metadata *_metadata)
 
 /*
  * What a fixture does beyond the common setup (swt_start() and the
- * geometry) and teardown (swt_teardown()): hooks, each NULL for nothing.
+ * geometry) and teardown (swt_teardown()): a hook, or NULL for nothing.
  * The setup hook runs once the common setup is done, unless it skipped;
  * the teardown hook before the common teardown.
  */
@@ -131,28 +131,35 @@ static inline void swt_fixture_teardown(struct __test_metadata *_metadata,
 }
 
 /*
- * SWT_FIXTURE(name, params, more_setup, more_teardown): the fixture @name of
- * the tests that start from the module freshly loaded with @params (see
- * swt_start()), its geometry in self->geo, with the hooks @more_setup and
- * @more_teardown (or NULL).
- * @params is evaluated in FIXTURE_SETUP(): it may be variant->params, the
- * variant's struct declared before.
+ * The fixture of the tests that start from the module freshly loaded with
+ * @params (see swt_start()), its geometry in self->geo:
+ *
+ *	FIXTURE(name) {
+ *		struct swt_geometry geo;
+ *	};
+ *	SWT_FIXTURE_SETUP(name, params, more_setup)
+ *	SWT_FIXTURE_TEARDOWN(name, more_teardown)
+ *
+ * with the hooks @more_setup and @more_teardown, or NULL. @params is
+ * evaluated in the setup: it may be variant->params, the variant's struct
+ * declared before.
  */
-#define SWT_FIXTURE(name, params, more_setup, more_teardown)			\
-	static const struct swt_fixture_hooks name##_hooks = {			\
+#define SWT_FIXTURE_SETUP(name, params, more_setup)				\
+	static const struct swt_fixture_hooks name##_setup_hooks = {		\
 		.setup = more_setup,						\
-		.teardown = more_teardown,					\
-	};									\
-	FIXTURE(name) {								\
-		struct swt_geometry geo;					\
 	};									\
 	FIXTURE_SETUP(name)							\
 	{									\
-		swt_fixture_setup(_metadata, &self->geo, params, &name##_hooks);	\
-	}									\
+		swt_fixture_setup(_metadata, &self->geo, params, &name##_setup_hooks); \
+	}
+
+#define SWT_FIXTURE_TEARDOWN(name, more_teardown)				\
+	static const struct swt_fixture_hooks name##_teardown_hooks = {		\
+		.teardown = more_teardown,					\
+	};									\
 	FIXTURE_TEARDOWN(name)							\
 	{									\
-		swt_fixture_teardown(_metadata, &name##_hooks);			\
+		swt_fixture_teardown(_metadata, &name##_teardown_hooks);	\
 	}
 
 #endif /* _SWT_TEST_H */
