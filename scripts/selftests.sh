@@ -52,7 +52,7 @@ sw_selftests_build()
 		sw_log "selftests: building $dir FAILED"
 		return 1
 	fi
-	[ -s "$work/src/$dir/run.list" ] || { sw_log "selftests: make wrote no $dir/run.list"; return 1; }
+	grep -q . "$work/src/$dir/run.list" 2>/dev/null || { sw_log "selftests: make wrote no $dir/run.list"; return 1; }
 	echo "$work/src/$dir"
 }
 

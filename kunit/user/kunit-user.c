@@ -132,7 +132,8 @@ static bool sw_run_one(struct kunit_suite *suite, struct kunit_case *tc, void *p
 	if (!pid) {
 		sw_run_case(suite, tc, &test);
 		fflush(stdout);
-		_exit(test.failed ? SW_UKUNIT_FAILED : 0);
+		/* exit(), not _exit(): LeakSanitizer checks the child at exit */
+		exit(test.failed ? SW_UKUNIT_FAILED : 0);
 	}
 	if (waitpid(pid, &status, 0) != pid) {
 		perror("kunit-user: waitpid");

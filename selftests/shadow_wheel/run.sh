@@ -23,10 +23,12 @@ if [ $# -gt 0 ]; then
 	tests="$*"
 elif [ -f "$dir/run.list" ]; then
 	tests=$(cat "$dir/run.list")
-else
+fi
+# No list, or one naming nothing, is a failure, not a run of no test
+if [ -z "$(echo $tests)" ]; then
 	echo "TAP version 13"
 	echo "1..1"
-	echo "not ok 1 selftests: shadow_wheel: no $dir/run.list: build with make first"
+	echo "not ok 1 selftests: shadow_wheel: no program in $dir/run.list: build with make first"
 	exit 1
 fi
 
