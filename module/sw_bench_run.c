@@ -5,7 +5,7 @@
  * A run happens in a kernel thread bound to one CPU, each timed stretch
  * with preemption off: the workloads of sw_bench.c on every wheel asked
  * for, and then the same arm / modify / cancel workload through the
- * kernel's own timer API (timer_setup(), mod_timer(), del_timer() on
+ * kernel's own timer API (timer_setup(), mod_timer(), timer_delete() on
  * pinned timers), beside the seed wheel with and without the spinlock the
  * driver takes around it. In that comparison the timers are the run's
  * exponential timeouts pushed out by SW_CMP_FLOOR, over a background
@@ -28,6 +28,7 @@
 
 #include "../core/sw_bench.h"
 #include "sw_bench_run.h"
+#include "sw_compat.h"
 
 #define SW_REPORT_SIZE		8192
 #define SW_CMP_FLOOR		(600UL * HZ)	/* the compared timers: 10 minutes out */
@@ -102,7 +103,7 @@ struct sw_ktimer {
 /* Counts the kernel's timers that ran after all: they should not */
 static void sw_bench_fired(struct timer_list *t)
 {
-	struct sw_ktimer *kt = from_timer(kt, t, timer);
+	struct sw_ktimer *kt = timer_container_of(kt, t, timer);
 
 	atomic_inc(&kt->state->fired);
 }
@@ -141,7 +142,7 @@ static void sw_bench_kernel_cancel(void *ctx, unsigned long i)
 {
 	struct sw_bench_kernel_timers *k = ctx;
 
-	del_timer(&k->timers[i].timer);
+	timer_delete(&k->timers[i].timer);
 }
 
 static const struct sw_bench_api sw_bench_kernel_api = {
@@ -175,7 +176,7 @@ static void sw_bench_kernel_ops(struct sw_bench_state *s, struct sw_ktimer *kt)
 	sw_bench_time_ops(o, &sw_kernel_env, p->ops, expiry, &sw_bench_kernel_api, &k);
 
 	for (i = 0; i < p->timers + p->ops; i++)
-		del_timer_sync(&kt[i].timer);
+		timer_delete_sync(&kt[i].timer);
 }
 
 /* The seed wheel's operations as the driver does them: under its lock */

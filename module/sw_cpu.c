@@ -32,6 +32,7 @@
 #include <linux/slab.h>
 #include <linux/timer.h>
 
+#include "sw_compat.h"
 #include "sw_cpu.h"
 
 struct sw_cpu {
@@ -378,7 +379,7 @@ static enum hrtimer_restart sw_cpu_wakeup(struct hrtimer *hrtimer)
 
 static void sw_cpu_poll(struct timer_list *timer)
 {
-	struct sw_cpu *c = from_timer(c, timer, poll);
+	struct sw_cpu *c = timer_container_of(c, timer, poll);
 
 	tasklet_schedule(&c->tasklet);
 	if (READ_ONCE(c->online))
@@ -387,7 +388,7 @@ static void sw_cpu_poll(struct timer_list *timer)
 
 static void sw_cpu_kick(struct timer_list *timer)
 {
-	struct sw_cpu *c = from_timer(c, timer, kick);
+	struct sw_cpu *c = timer_container_of(c, timer, kick);
 
 	spin_lock_irq(&c->lock);
 	c->kick_pending = false;
@@ -401,8 +402,8 @@ static void sw_cpu_stop(struct sw_cpu *c)
 	spin_lock_irq(&c->lock);
 	c->online = false;
 	spin_unlock_irq(&c->lock);
-	del_timer_sync(&c->poll);
-	del_timer_sync(&c->kick);
+	timer_delete_sync(&c->poll);
+	timer_delete_sync(&c->kick);
 	hrtimer_cancel(&c->wakeup);
 	tasklet_kill(&c->tasklet);
 }
@@ -667,8 +668,7 @@ int sw_cpus_init(enum sw_wheel_kind kind)
 		sw_base_init(&c->wheel, &sw_geo, jiffies);
 		sw_base_init(&c->cancels, &sw_cancel_geo, jiffies);
 		tasklet_setup(&c->tasklet, sw_cpu_run);
-		hrtimer_init(&c->wakeup, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED);
-		c->wakeup.function = sw_cpu_wakeup;
+		hrtimer_setup(&c->wakeup, sw_cpu_wakeup, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED);
 		timer_setup(&c->poll, sw_cpu_poll, TIMER_PINNED | TIMER_DEFERRABLE);
 		timer_setup(&c->kick, sw_cpu_kick, TIMER_PINNED);
 	}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * shadow-wheel: what differs between the kernels the module builds for,
+ * and nowhere else. The module calls today's names; where the kernel's
+ * headers lack one, it is defined here from what they have. Which are
+ * there is found by Kbuild in the headers themselves (SW_HAVE_*, see
+ * Kbuild), not from version numbers, which stable backports make wrong:
+ * 6.1.192 has timer_delete() and timer_shutdown_sync() from 6.2.
+ *
+ *  timer_delete(), timer_delete_sync()	6.2, and 6.1.84 on; del_timer*() go in 6.15
+ *  timer_shutdown_sync()			6.2, and 6.1.84 on
+ *  timer_container_of()			6.16; from_timer() before
+ *  hrtimer_setup()			6.13; hrtimer_init() goes in 6.15
+ */
+#ifndef _SHADOW_WHEEL_SW_COMPAT_H
+#define _SHADOW_WHEEL_SW_COMPAT_H
+
+#include <linux/hrtimer.h>
+#include <linux/timer.h>
+
+#ifndef SW_HAVE_TIMER_DELETE
+#define timer_delete(timer)		del_timer(timer)
+#define timer_delete_sync(timer)	del_timer_sync(timer)
+#endif
+
+#ifndef SW_HAVE_TIMER_SHUTDOWN
+/* Without it, a timer deleted may be re-armed by its own function: callers stop that first */
+#define timer_shutdown_sync(timer)	del_timer_sync(timer)
+#endif
+
+#ifndef SW_HAVE_TIMER_CONTAINER_OF
+#define timer_container_of(var, timer, field)	from_timer(var, timer, field)
+#endif
+
+#ifndef SW_HAVE_HRTIMER_SETUP
+static inline void hrtimer_setup(struct hrtimer *timer,
+				 enum hrtimer_restart (*function)(struct hrtimer *),
+				 clockid_t clock_id, enum hrtimer_mode mode)
+{
+	hrtimer_init(timer, clock_id, mode);
+	timer->function = function;
+}
+#endif
+
+#endif /* _SHADOW_WHEEL_SW_COMPAT_H */
