@@ -14,6 +14,20 @@ modules:
 clean:
 	@test ! -d "$(KDIR)" || $(MAKE) -C $(KDIR) M=$(CURDIR) clean
 
+# Into /lib/modules/$(KVER)/updates, for a test machine's own kernel: KVER
+# is the release of KDIR's headers package (set it for a kernel of your own);
+# INSTALL_MOD_PATH=DIR installs below DIR instead
+KVER ?= $(patsubst linux-headers-%,%,$(notdir $(realpath $(KDIR))))
+
+install: modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) KERNELRELEASE=$(KVER) INSTALL_MOD_DIR=updates \
+		modules_install
+	depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) -a $(KVER)
+
+# dkms.conf built with dkms against Debian's 6.1 and 6.12 headers
+dkms:
+	scripts/dkms.sh
+
 # Install what building, linting and testing need (Debian packages)
 setup:
 	bash -c '. scripts/sw-lib.sh && sw_need_module_build && sw_need_kernel_build'
@@ -37,4 +51,4 @@ demo:
 check:
 	scripts/check.sh
 
-.PHONY: all modules clean setup kunit lint bench demo check
+.PHONY: all modules clean install dkms setup kunit lint bench demo check

@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make check: install what is needed, build the module against Debian's
-# headers, run the KUnit suites on the UML, HZ=250 and HZ=1000 kernels,
-# lint, build and run the user-space benchmark briefly, and run the
-# selftests inside Debian's kernel, the HZ=1000 kernel
-# and the debug kernel. Ends with one line "check: N passed, N failed".
+# headers and with DKMS against Debian's 6.1 and 6.12 headers, run the KUnit
+# suites in user space and on the UML, HZ=250 and HZ=1000 kernels, lint,
+# build and run the user-space benchmark briefly, and run the selftests
+# inside Debian's kernel, the HZ=1000 kernel and the debug kernel. Ends
+# with one line "check: N passed, N failed".
 set -u
 . "$(dirname "$0")/sw-lib.sh"
 cd "$SW_ROOT" || exit 1
@@ -19,7 +20,11 @@ make clean >/dev/null
 
 kunit_log=$(mktemp)
 selftests_log=$(mktemp)
-trap 'rm -f "$kunit_log" "$selftests_log"' EXIT
+dkms_log=$(mktemp)
+trap 'rm -f "$kunit_log" "$selftests_log" "$dkms_log"' EXIT
+
+scripts/dkms.sh | tee "$dkms_log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || steps_failed=$((steps_failed + 1))
 scripts/kunit.sh all | tee "$kunit_log"
 kunit_rc=${PIPESTATUS[0]}
 [ "$kunit_rc" -eq 0 ] || steps_failed=$((steps_failed + 1))
@@ -45,8 +50,9 @@ sw_totals()
 
 read -r kp kf < <(sw_totals kunit "$kunit_log")
 read -r sp sf < <(sw_totals selftests "$selftests_log")
-failed=$((kf + sf))
+read -r dp df < <(sw_totals dkms "$dkms_log")
+failed=$((kf + sf + df))
 # A step that failed without failing a test (build, lint) still fails the check
 [ "$failed" -eq 0 ] && failed=$steps_failed
-echo "check: $((kp + sp)) passed, $failed failed"
+echo "check: $((kp + sp + dp)) passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$steps_failed" -eq 0 ]

@@ -227,6 +227,52 @@ sw_debian_kernel_dir()
 	echo "$dir"
 }
 
+# The release Debian's 6.12 headers metapackage names: 6.12.NNN+deb12-amd64
+sw_debian_612_release()
+{
+	apt-cache depends linux-headers-6.12-amd64 2>/dev/null |
+		grep -o 'linux-headers-6\.12\.[0-9]*+deb12-amd64' | head -n 1 |
+		sed 's/^linux-headers-//'
+}
+
+# The headers of another of Debian's kernels (release $1, e.g. the one
+# sw_debian_612_release names), with their common half and kbuild, fetched
+# once with apt-get download and unpacked into the cache (never installed);
+# prints the directory to build against
+sw_debian_headers_dir()
+{
+	local release=$1 dir kdir tmp base deb
+
+	dir=$SW_CACHE/headers/$release
+	kdir=$dir/usr/src/linux-headers-$release
+	[ -f "$dir/.sw-unpacked" ] && { echo "$kdir"; return 0; }
+	mkdir -p "$SW_CACHE/headers"
+	sw_lock "$SW_CACHE/headers/.lock"
+	if [ ! -f "$dir/.sw-unpacked" ]; then
+		sw_log "fetching the headers of $release into $dir"
+		base=${release%-amd64}
+		tmp=$(mktemp -d "$SW_CACHE/headers/fetch.XXXXXX")
+		set -- "linux-headers-$release" "linux-headers-$base-common" "linux-kbuild-$base"
+		(cd "$tmp" && apt-get download -q -o APT::Sandbox::User=root "$@" >&2) ||
+			(apt-get update -q >&2 && cd "$tmp" &&
+			 apt-get download -q -o APT::Sandbox::User=root "$@" >&2) ||
+			{ rm -rf "$tmp"; sw_die "cannot download $*"; }
+		for deb in "$tmp"/*.deb; do
+			dpkg -x "$deb" "$tmp/root" || { rm -rf "$tmp"; sw_die "cannot unpack $deb"; }
+		done
+		# The headers include their common half by its installed path
+		sed -i "s|^include /usr/src/|include $dir/usr/src/|" \
+			"$tmp/root/usr/src/linux-headers-$release/Makefile" ||
+			{ rm -rf "$tmp"; sw_die "no headers Makefile for $release"; }
+		rm -rf "$dir"
+		mv "$tmp/root" "$dir"
+		rm -rf "$tmp"
+		touch "$dir/.sw-unpacked"
+	fi
+	sw_unlock
+	echo "$kdir"
+}
+
 # Debian's kernel as an uncompressed ELF vmlinux, taken once out of its
 # xz-compressed vmlinuz; prints its path, or nothing if that failed. QEMU
 # boots it through its PVH entry (CONFIG_PVH=y), which saves the 7 s the
