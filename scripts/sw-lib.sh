@@ -194,6 +194,25 @@ sw_unlock()
 	exec {sw_lock_fd}>&-
 }
 
+# Debian packages $2... downloaded into the scratch directory $1 (apt-get
+# download, as root past the _apt sandbox user; the lists updated once if
+# that fails) and unpacked with dpkg -x into $1/root, never installed; on
+# failure $1 is removed and the script dies
+sw_fetch_unpack()
+{
+	local tmp=$1 deb
+
+	shift
+	(cd "$tmp" && apt-get download -q -o APT::Sandbox::User=root "$@" >&2) ||
+		(apt-get update -q >&2 && cd "$tmp" &&
+		 apt-get download -q -o APT::Sandbox::User=root "$@" >&2) ||
+		{ rm -rf "$tmp"; sw_die "cannot download $*"; }
+	mkdir -p "$tmp/root"
+	for deb in "$tmp"/*.deb; do
+		dpkg -x "$deb" "$tmp/root" || { rm -rf "$tmp"; sw_die "cannot unpack $deb"; }
+	done
+}
+
 # Debian's kernel package, fetched once with apt-get download and unpacked
 # with dpkg -x into the cache (never installed); prints the directory
 sw_debian_kernel_dir()
@@ -209,13 +228,7 @@ sw_debian_kernel_dir()
 	if [ ! -f "$dir/.sw-unpacked" ]; then
 		sw_log "fetching $pkg into $dir"
 		tmp=$(mktemp -d "$SW_CACHE/debian/fetch.XXXXXX")
-		# apt-get download as root: skip the _apt sandbox user
-		(cd "$tmp" && apt-get download -q -o APT::Sandbox::User=root "$pkg" >&2) ||
-			(apt-get update -q >&2 && cd "$tmp" &&
-			 apt-get download -q -o APT::Sandbox::User=root "$pkg" >&2) ||
-			{ rm -rf "$tmp"; sw_die "cannot download $pkg"; }
-		mkdir -p "$tmp/root"
-		dpkg -x "$tmp"/"$pkg"_*.deb "$tmp/root" || { rm -rf "$tmp"; sw_die "cannot unpack $pkg"; }
+		sw_fetch_unpack "$tmp" "$pkg"
 		[ -f "$tmp/root/boot/vmlinuz-$release" ] ||
 			{ rm -rf "$tmp"; sw_die "$pkg has no boot/vmlinuz-$release"; }
 		rm -rf "$dir"
@@ -241,7 +254,7 @@ sw_debian_612_release()
 # prints the directory to build against
 sw_debian_headers_dir()
 {
-	local release=$1 dir kdir tmp base deb
+	local release=$1 dir kdir tmp base
 
 	dir=$SW_CACHE/headers/$release
 	kdir=$dir/usr/src/linux-headers-$release
@@ -252,14 +265,8 @@ sw_debian_headers_dir()
 		sw_log "fetching the headers of $release into $dir"
 		base=${release%-amd64}
 		tmp=$(mktemp -d "$SW_CACHE/headers/fetch.XXXXXX")
-		set -- "linux-headers-$release" "linux-headers-$base-common" "linux-kbuild-$base"
-		(cd "$tmp" && apt-get download -q -o APT::Sandbox::User=root "$@" >&2) ||
-			(apt-get update -q >&2 && cd "$tmp" &&
-			 apt-get download -q -o APT::Sandbox::User=root "$@" >&2) ||
-			{ rm -rf "$tmp"; sw_die "cannot download $*"; }
-		for deb in "$tmp"/*.deb; do
-			dpkg -x "$deb" "$tmp/root" || { rm -rf "$tmp"; sw_die "cannot unpack $deb"; }
-		done
+		sw_fetch_unpack "$tmp" "linux-headers-$release" "linux-headers-$base-common" \
+			"linux-kbuild-$base"
 		# The headers include their common half by its installed path
 		sed -i "s|^include /usr/src/|include $dir/usr/src/|" \
 			"$tmp/root/usr/src/linux-headers-$release/Makefile" ||
