@@ -83,15 +83,18 @@ done
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-bad=() passed=0 failed=0
+bad=() passed=0 failed=0 tree=
 for k in "${kernels[@]}"; do
 	if [ "$k" = user ]; then
 		sw_need_packages build-essential valgrind
 		sw_kunit_user_run "$log" || bad+=("$k")
 		continue
 	fi
-	sw_need_kernel_build
-	tree=$(sw_kernel_tree) || exit 1
+	# The kernel tree, prepared and synced once for all the kernels
+	if [ -z "$tree" ]; then
+		sw_need_kernel_build
+		tree=$(sw_kernel_tree) || exit 1
+	fi
 	sw_kunit_run "$k" "$tree" "$log" || bad+=("$k")
 	sw_kunit_count "$log"
 done
