@@ -3,14 +3,15 @@
  * shadow-wheel: the benchmark, run in the kernel behind the bench file.
  *
  * A run happens in a kernel thread bound to one CPU, each timed stretch
- * with preemption off: the workloads of sw_bench.c on every wheel asked
- * for, and then the same arm / modify / cancel workload through the
- * kernel's own timer API (timer_setup(), mod_timer(), timer_delete() on
- * pinned timers), beside the seed wheel with and without the spinlock the
- * driver takes around it. In that comparison the timers are the run's
- * exponential timeouts pushed out by SW_CMP_FLOOR, over a background
- * population pushed out by SW_CMP_BACKGROUND, on the kernel's timers and
- * the seed wheel alike, so none of the kernel's fire while the run lasts.
+ * with preemption off (but for the locked one, see sw_locked_env): the
+ * workloads of sw_bench.c on every wheel asked for, and then the same
+ * arm / modify / cancel workload through the kernel's own timer API
+ * (timer_setup(), mod_timer(), timer_delete() on pinned timers), beside
+ * the seed wheel with and without the spinlock the driver takes around
+ * it. In that comparison the timers are the run's exponential timeouts
+ * pushed out by SW_CMP_FLOOR, over a background population pushed out by
+ * SW_CMP_BACKGROUND, on the kernel's timers and the seed wheel alike, so
+ * none of the kernel's fire while the run lasts.
  * The report is kept for reading; one run at a time.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -56,6 +57,20 @@ static void sw_bench_end(void)
 
 static const struct sw_bench_env sw_kernel_env = {
 	.now_ns = sw_bench_now, .begin = sw_bench_begin, .end = sw_bench_end,
+};
+
+static void sw_bench_begin_locked(void)
+{
+}
+
+/*
+ * For the stretches that take a spinlock_t: it must not be taken with
+ * preemption off, as on PREEMPT_RT it sleeps. The thread is bound to its
+ * CPU anyway, and each operation is as the driver's, under the lock with
+ * whatever the lock turns off on this kernel (interrupts, or nothing).
+ */
+static const struct sw_bench_env sw_locked_env = {
+	.now_ns = sw_bench_now, .begin = sw_bench_begin_locked, .end = sw_bench_end,
 };
 
 void sw_bench_req_defaults(struct sw_bench_req *req)
@@ -272,7 +287,7 @@ static void sw_bench_seed_ops(struct sw_bench_state *s, struct sw_bench_op_cost 
 	l.expiry = expiry;
 	l.mean = traffic.mean;
 	l.rng = &rng;
-	sw_bench_time_ops(o, &sw_kernel_env, p->ops, expiry, &sw_bench_locked_api, &l);
+	sw_bench_time_ops(o, &sw_locked_env, p->ops, expiry, &sw_bench_locked_api, &l);
 }
 
 static void sw_bench_out_ops(struct sw_bench_state *s, const char *name,

@@ -17,6 +17,13 @@
  *    idle CPU notice it) when a timer armed from another CPU is due before
  *    the hrtimer was set for; from the CPU itself, the tasklet directly.
  *
+ * The hrtimer runs in hard interrupt context, on PREEMPT_RT too
+ * (HRTIMER_MODE_*_HARD): there only can it see that it interrupted the
+ * idle task, which is what makes a wakeup. So it takes no lock: it counts
+ * into counters of its own, which nothing else writes, and schedules the
+ * tasklet. The tasklet and the kernel timers may run in threads (RT); all
+ * of them take the CPU's lock, a spinlock_t, with nothing else held.
+ *
  * A CPU going offline hands its timers to an online CPU; one coming
  * online starts with a fresh clock at jiffies.
  */
@@ -35,8 +42,15 @@
 #include "sw_compat.h"
 #include "sw_cpu.h"
 
+/*
+ * Wakeups seen by the hrtimer: for the wheel (0) or the cancel queue (1).
+ * Written only by the hrtimer's callback, which never runs twice at once,
+ * read with READ_ONCE(); a reset of the stats moves the base instead.
+ */
+enum { SW_WAKE_WHEEL, SW_WAKE_CANCELS, SW_WAKE_NR };
+
 struct sw_cpu {
-	spinlock_t		lock;		/* everything below */
+	spinlock_t		lock;		/* everything below but @woken */
 	struct sw_base		wheel;
 	struct sw_base		cancels;
 	struct sw_tick		tick;		/* being expired by the tasklet */
@@ -46,7 +60,9 @@ struct sw_cpu {
 	bool			wakeup_set;
 	bool			wakeup_for_wheel; /* or for the cancel queue */
 	unsigned long		wakeup_at;	/* jiffies the hrtimer is set for */
+	unsigned long		woken_base[SW_WAKE_NR];	/* @woken at the last reset */
 	unsigned int		cpu;
+	unsigned long		woken[SW_WAKE_NR];
 	struct tasklet_struct	tasklet;
 	struct hrtimer		wakeup;
 	struct timer_list	poll;
@@ -160,7 +176,7 @@ static void sw_cpu_kick_for(struct sw_cpu *c, struct sw_shadow *shadow)
 		return;
 	/* Until the tasklet sets the hrtimer, this is the earliest known */
 	c->wakeup_set = true;
-	c->wakeup_for_wheel = due == shadow->timer.bucket_expiry;
+	WRITE_ONCE(c->wakeup_for_wheel, due == shadow->timer.bucket_expiry);
 	c->wakeup_at = due;
 	if (c->cpu == smp_processor_id()) {
 		tasklet_schedule(&c->tasklet);
@@ -280,15 +296,16 @@ static void sw_cpu_set_wakeup(struct sw_cpu *c, unsigned long now)
 {
 	unsigned long next, next_cancel;
 	bool found = sw_next_expiry(&c->wheel, &next);
+	bool for_wheel = found;
 
-	c->wakeup_for_wheel = found;
 	if (sw_next_expiry(&c->cancels, &next_cancel)) {
 		if (!found || sw_time_before(next_cancel, next)) {
 			next = next_cancel;
-			c->wakeup_for_wheel = false;
+			for_wheel = false;
 		}
 		found = true;
 	}
+	WRITE_ONCE(c->wakeup_for_wheel, for_wheel);
 	c->wakeup_set = found;
 	if (!found) {
 		hrtimer_try_to_cancel(&c->wakeup);
@@ -300,7 +317,8 @@ static void sw_cpu_set_wakeup(struct sw_cpu *c, unsigned long now)
 	 * hrtimer cannot fire before jiffies reaches @next.
 	 */
 	next = sw_time_after(next, now) ? next - now : 0;
-	hrtimer_start(&c->wakeup, ns_to_ktime((u64)next * TICK_NSEC), HRTIMER_MODE_REL_PINNED);
+	hrtimer_start(&c->wakeup, ns_to_ktime((u64)next * TICK_NSEC),
+		      HRTIMER_MODE_REL_PINNED_HARD);
 }
 
 static void sw_cpu_run(struct tasklet_struct *t)
@@ -363,15 +381,13 @@ static enum hrtimer_restart sw_cpu_wakeup(struct hrtimer *hrtimer)
 
 	/*
 	 * The hrtimer interrupt came in while the CPU idled: the shadow wheel
-	 * woke it, or the traffic's cancel queue did.
+	 * woke it, or the traffic's cancel queue did. Hard irq context: no
+	 * spinlock_t here (it sleeps on PREEMPT_RT), only our own counters.
 	 */
 	if (is_idle_task(current)) {
-		spin_lock(&c->lock);
-		if (c->wakeup_for_wheel)
-			c->stats.wakeups++;
-		else
-			c->stats.workload_wakeups++;
-		spin_unlock(&c->lock);
+		unsigned int i = READ_ONCE(c->wakeup_for_wheel) ? SW_WAKE_WHEEL : SW_WAKE_CANCELS;
+
+		WRITE_ONCE(c->woken[i], c->woken[i] + 1);
 	}
 	tasklet_schedule(&c->tasklet);
 	return HRTIMER_NORESTART;
@@ -529,6 +545,8 @@ void sw_cpus_reset_stats(void)
 
 		spin_lock_irq(&c->lock);
 		sw_stats_reset(&c->stats);
+		c->woken_base[SW_WAKE_WHEEL] = READ_ONCE(c->woken[SW_WAKE_WHEEL]);
+		c->woken_base[SW_WAKE_CANCELS] = READ_ONCE(c->woken[SW_WAKE_CANCELS]);
 		spin_unlock_irq(&c->lock);
 	}
 }
@@ -554,6 +572,10 @@ struct sw_stats *sw_cpus_stats(struct sw_stats *total)
 
 		spin_lock_irq(&c->lock);
 		stats[cpu] = c->stats;
+		stats[cpu].wakeups = READ_ONCE(c->woken[SW_WAKE_WHEEL]) -
+				     c->woken_base[SW_WAKE_WHEEL];
+		stats[cpu].workload_wakeups = READ_ONCE(c->woken[SW_WAKE_CANCELS]) -
+					      c->woken_base[SW_WAKE_CANCELS];
 		spin_unlock_irq(&c->lock);
 		sw_stats_add(total, &stats[cpu]);
 	}
@@ -668,7 +690,8 @@ int sw_cpus_init(enum sw_wheel_kind kind)
 		sw_base_init(&c->wheel, &sw_geo, jiffies);
 		sw_base_init(&c->cancels, &sw_cancel_geo, jiffies);
 		tasklet_setup(&c->tasklet, sw_cpu_run);
-		hrtimer_setup(&c->wakeup, sw_cpu_wakeup, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED);
+		hrtimer_setup(&c->wakeup, sw_cpu_wakeup, CLOCK_MONOTONIC,
+			      HRTIMER_MODE_REL_PINNED_HARD);
 		timer_setup(&c->poll, sw_cpu_poll, TIMER_PINNED | TIMER_DEFERRABLE);
 		timer_setup(&c->kick, sw_cpu_kick, TIMER_PINNED);
 	}
