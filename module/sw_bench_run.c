@@ -63,6 +63,11 @@ static void sw_bench_begin_locked(void)
 {
 }
 
+static void sw_bench_end_locked(void)
+{
+	cond_resched();
+}
+
 /*
  * For the stretches that take a spinlock_t: it must not be taken with
  * preemption off, as on PREEMPT_RT it sleeps. The thread is bound to its
@@ -70,7 +75,7 @@ static void sw_bench_begin_locked(void)
  * whatever the lock turns off on this kernel (interrupts, or nothing).
  */
 static const struct sw_bench_env sw_locked_env = {
-	.now_ns = sw_bench_now, .begin = sw_bench_begin_locked, .end = sw_bench_end,
+	.now_ns = sw_bench_now, .begin = sw_bench_begin_locked, .end = sw_bench_end_locked,
 };
 
 void sw_bench_req_defaults(struct sw_bench_req *req)
