@@ -9,7 +9,7 @@
 #                                                instructions per operation
 #   scripts/bench.sh plot [--out DIR] [sw-bench options]
 #                                                per-tick cost over time
-#   scripts/bench.sh kernel [--kernel debian|hz1000|debug|uml] [RUN WORDS...]
+#   scripts/bench.sh kernel [--kernel uml|K] [RUN WORDS...]  (K: scripts/vm.sh's)
 #                                                the bench file, in QEMU or UML
 #
 # "user" builds bench/sw-bench (the core, unchanged, in user space) and

@@ -5,16 +5,18 @@
 # module, run a realistic workload for a while, then print the wheel's
 # geometry, stats and lateness:
 #
-#   scripts/demo.sh [--kernel debian|hz1000|debug] [--geometry seed|mainline|classic]
+#   scripts/demo.sh [--kernel K] [--geometry seed|mainline|classic]
 #                   [--preset net|io|poll|mixed] [--rate N] [--seconds S]
 #
-# Exits non-zero if the guest failed, or if any timer expired early.
+# K is any kernel of the matrix (scripts/vm.sh; default debian). Exits
+# non-zero if the guest failed, or if any timer expired early.
 set -u
 . "$(dirname "$0")/sw-lib.sh"
 
 usage()
 {
 	echo "usage: $0 [--kernel K] [--geometry G] [--preset P] [--rate N] [--seconds S]" >&2
+	echo "K: $SW_VM_KERNELS" >&2
 	exit 2
 }
 

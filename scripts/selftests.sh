@@ -4,11 +4,13 @@
 # Run the kselftests of selftests/shadow_wheel inside test kernels under
 # QEMU (scripts/vm.sh):
 #
-#   debian    Debian's own kernel (HZ=250, NO_HZ_FULL)
-#   hz1000    our x86_64 HZ=1000 kernel
-#   debug     our x86_64 HZ=250 debug kernel (lockdep, KASAN, kmemleak...)
-#   all       the three in turn (default)
-# (see SW_VM_KERNELS in sw-lib.sh)
+#   debian          Debian's 6.1 (HZ=250, NO_HZ_FULL)
+#   debian-rt       Debian's 6.1 PREEMPT_RT
+#   debian-6.12     Debian's 6.12 LTS
+#   debian-6.12-rt  Debian's 6.12 LTS PREEMPT_RT
+#   hz1000          our x86_64 HZ=1000 kernel
+#   debug           our x86_64 HZ=250 debug kernel (lockdep, KASAN, kmemleak...)
+#   all             the whole matrix in turn (default; SW_VM_KERNELS in sw-lib.sh)
 #
 # The selftests are built with their Makefile in a scratch copy of the repo;
 # for each kernel the module is built for it, the built selftests directory
@@ -27,7 +29,7 @@ SW_SELFTESTS_TIMEOUT=${SW_SELFTESTS_TIMEOUT:-900}
 
 usage()
 {
-	echo "usage: $0 [debian|hz1000|debug|all]..." >&2
+	echo "usage: $0 [K|all]..., K: $SW_VM_KERNELS" >&2
 	exit 2
 }
 

@@ -148,20 +148,51 @@ sw_kernel_tree()
 }
 
 # ---------------------------------------------------------------------------
-# Test kernels under QEMU, for scripts/vm.sh and scripts/selftests.sh
+# Test kernels under QEMU, for scripts/vm.sh and scripts/selftests.sh: the
+# kernel matrix. Debian's are unpacked from their packages into
+# $SW_CACHE/debian/<release>/ (never installed), the module built against
+# their headers; ours are the x86_64 KUnit kernels.
 #
-#   debian  Debian's own 6.1 kernel (HZ=250, NO_HZ_FULL), unpacked from its
-#           package into $SW_CACHE/debian/<release>/, never installed
-#   hz1000  our x86_64 HZ=1000 kernel (the hz1000 KUnit kernel)
-#   debug   our x86_64 HZ=250 debug kernel (the hz250 KUnit kernel)
+#   debian          Debian's 6.1 (HZ=250, NO_HZ_FULL)
+#   debian-rt       Debian's 6.1 PREEMPT_RT
+#   debian-6.12     Debian's 6.12 LTS (HZ=250, NO_HZ_FULL)
+#   debian-6.12-rt  Debian's 6.12 LTS PREEMPT_RT
+#   hz1000          our x86_64 HZ=1000 kernel (the hz1000 KUnit kernel)
+#   debug           our x86_64 HZ=250 debug kernel (the hz250 KUnit kernel)
 # shellcheck disable=SC2034 # used by the scripts that source this
-SW_VM_KERNELS="debian hz1000 debug"
+SW_VM_KERNELS="debian debian-rt debian-6.12 debian-6.12-rt hz1000 debug"
+
+# The metapackage that names the release of one of Debian's kernels
+sw_debian_metapackage()
+{
+	case "$1" in
+	debian)		echo linux-image-amd64 ;;
+	debian-rt)	echo linux-image-rt-amd64 ;;
+	debian-6.12)	echo linux-image-6.12-amd64 ;;
+	debian-6.12-rt)	echo linux-image-6.12-rt-amd64 ;;
+	*)		return 1 ;;
+	esac
+}
+
+# The release of one of Debian's kernels (6.1.0-57-amd64,
+# 6.12.118+deb12-rt-amd64...): for debian, the one of the installed 6.1
+# headers the module builds against by default; for the others, the one
+# their metapackage names
+sw_debian_release()
+{
+	local meta
+
+	[ "$1" = debian ] && { sw_debian_kernel_release; return; }
+	meta=$(sw_debian_metapackage "$1") || sw_die "no Debian kernel '$1'"
+	apt-cache depends "$meta" 2>/dev/null |
+		sed -n 's/^ *Depends: linux-image-\([0-9][^ ]*\)$/\1/p' | head -n 1
+}
 
 # What booting a test kernel and building the module for it need
 sw_need_vm()
 {
 	sw_need_packages build-essential linux-headers-amd64 rsync busybox-static \
-		cpio gzip xz-utils qemu-system-x86 qemu-system-data util-linux
+		cpio gzip xz-utils qemu-system-x86 qemu-system-data util-linux pahole
 }
 
 # The KUnit kernel (scripts/kunit.sh) behind one of our test kernels
@@ -213,17 +244,19 @@ sw_fetch_unpack()
 	done
 }
 
-# Debian's kernel package, fetched once with apt-get download and unpacked
-# with dpkg -x into the cache (never installed); prints the directory
+# The image of one of Debian's kernels ($1), fetched once with apt-get
+# download and unpacked with dpkg -x into the cache (never installed);
+# prints the directory
 sw_debian_kernel_dir()
 {
 	local release dir pkg tmp
 
-	release=$(sw_debian_kernel_release)
-	[ -n "$release" ] || sw_die "linux-headers-amd64 is not installed"
+	release=$(sw_debian_release "$1")
+	[ -n "$release" ] || sw_die "cannot resolve the release of Debian's $1 kernel"
 	dir=$SW_CACHE/debian/$release
 	pkg=linux-image-$release
 	[ -f "$dir/.sw-unpacked" ] && { echo "$dir"; return 0; }
+	mkdir -p "$SW_CACHE/debian"
 	sw_lock "$SW_CACHE/debian/.lock"
 	if [ ! -f "$dir/.sw-unpacked" ]; then
 		sw_log "fetching $pkg into $dir"
@@ -240,21 +273,14 @@ sw_debian_kernel_dir()
 	echo "$dir"
 }
 
-# The release Debian's 6.12 headers metapackage names: 6.12.NNN+deb12-amd64
-sw_debian_612_release()
-{
-	apt-cache depends linux-headers-6.12-amd64 2>/dev/null |
-		grep -o 'linux-headers-6\.12\.[0-9]*+deb12-amd64' | head -n 1 |
-		sed 's/^linux-headers-//'
-}
-
-# The headers of another of Debian's kernels (release $1, e.g. the one
-# sw_debian_612_release names), with their common half and kbuild, fetched
-# once with apt-get download and unpacked into the cache (never installed);
-# prints the directory to build against
+# The headers of one of Debian's kernels (release $1, e.g. one that
+# sw_debian_release names) with the packages they depend on for building
+# (their common half and kbuild), fetched once with apt-get download and
+# unpacked into the cache (never installed); prints the directory to build
+# against
 sw_debian_headers_dir()
 {
-	local release=$1 dir kdir tmp base
+	local release=$1 dir kdir tmp pkgs
 
 	dir=$SW_CACHE/headers/$release
 	kdir=$dir/usr/src/linux-headers-$release
@@ -263,10 +289,13 @@ sw_debian_headers_dir()
 	sw_lock "$SW_CACHE/headers/.lock"
 	if [ ! -f "$dir/.sw-unpacked" ]; then
 		sw_log "fetching the headers of $release into $dir"
-		base=${release%-amd64}
+		pkgs=$(apt-cache depends "linux-headers-$release" 2>/dev/null |
+		       sed -n 's/^ *|\{0,1\}Depends: \(linux-\(headers\|kbuild\)-[^ ]*\)$/\1/p' |
+		       sort -u)
+		[ -n "$pkgs" ] || sw_die "no package linux-headers-$release (apt-get update?)"
 		tmp=$(mktemp -d "$SW_CACHE/headers/fetch.XXXXXX")
-		sw_fetch_unpack "$tmp" "linux-headers-$release" "linux-headers-$base-common" \
-			"linux-kbuild-$base"
+		# shellcheck disable=SC2086 # one word per package
+		sw_fetch_unpack "$tmp" "linux-headers-$release" $pkgs
 		# The headers include their common half by its installed path
 		sed -i "s|^include /usr/src/|include $dir/usr/src/|" \
 			"$tmp/root/usr/src/linux-headers-$release/Makefile" ||
@@ -280,16 +309,16 @@ sw_debian_headers_dir()
 	echo "$kdir"
 }
 
-# Debian's kernel as an uncompressed ELF vmlinux, taken once out of its
-# xz-compressed vmlinuz; prints its path, or nothing if that failed. QEMU
-# boots it through its PVH entry (CONFIG_PVH=y), which saves the 7 s the
-# decompressor takes under TCG.
+# One of Debian's kernels ($1) as an uncompressed ELF vmlinux, taken once
+# out of its xz-compressed vmlinuz; prints its path, or nothing if that
+# failed. QEMU boots it through its PVH entry (CONFIG_PVH=y), which saves
+# the 7 s the decompressor takes under TCG.
 sw_debian_vmlinux()
 {
 	local dir release vmlinuz vmlinux off
 
-	dir=$(sw_debian_kernel_dir) || exit 1
-	release=$(sw_debian_kernel_release)
+	dir=$(sw_debian_kernel_dir "$1") || exit 1
+	release=$(sw_debian_release "$1")
 	vmlinuz=$dir/boot/vmlinuz-$release
 	vmlinux=$dir/boot/vmlinux-$release
 	if [ ! -f "$vmlinux" ]; then
@@ -310,6 +339,15 @@ sw_debian_vmlinux()
 	fi
 	[ -f "$vmlinux" ] && echo "$vmlinux"
 	return 0
+}
+
+# Whether $1 is one of Debian's kernels (not one of ours)
+sw_vm_is_debian()
+{
+	case "$1" in
+	debian|debian-*)	return 0 ;;
+	*)			return 1 ;;
+	esac
 }
 
 # The build directory of one of our test kernels, building it (and running
@@ -337,10 +375,10 @@ sw_vm_kernel_image()
 	local dir
 
 	case "$1" in
-	debian)
-		dir=$(sw_debian_kernel_dir) || exit 1
-		sw_debian_vmlinux | grep . ||
-			echo "$dir/boot/vmlinuz-$(sw_debian_kernel_release)"
+	debian|debian-*)
+		dir=$(sw_debian_kernel_dir "$1") || exit 1
+		sw_debian_vmlinux "$1" | grep . ||
+			echo "$dir/boot/vmlinuz-$(sw_debian_release "$1")"
 		;;
 	*)
 		dir=$(sw_vm_build_dir "$1") || exit 1
@@ -379,13 +417,18 @@ sw_module_kdir()
 		[ -d "$kdir" ] || sw_die "no kernel headers at $kdir"
 		echo "$kdir"
 		;;
+	debian-*)
+		kdir=$(sw_debian_release "$1")
+		[ -n "$kdir" ] || sw_die "cannot resolve the release of Debian's $1 kernel"
+		sw_debian_headers_dir "$kdir"
+		;;
 	*)
 		sw_vm_build_dir "$1"
 		;;
 	esac
 }
 
-# Build shadow_wheel.ko for a test kernel (debian, hz1000, debug, uml) with the
+# Build shadow_wheel.ko for a test kernel (one of SW_VM_KERNELS, or uml) with the
 # repo's Kbuild, in a scratch copy of the repo under $SW_CACHE/module/ so no
 # object lands in the repo; prints the path of the .ko. The copy is kept per
 # kernel and checkout: a rebuild compiles only the files whose content

@@ -4,19 +4,23 @@
 # Boot a test kernel in QEMU (TCG) with a busybox initramfs, run a shell
 # script inside it and return the script's exit status:
 #
-#   scripts/vm.sh [--kernel debian|hz1000|debug] [--smp N] [--mem MB]
+#   scripts/vm.sh [--kernel K] [--smp N] [--mem MB]
 #                 [--timeout SECONDS] [--file SRC[:DEST]]... GUEST_SCRIPT
 #
-#   debian    Debian's own kernel (default; HZ=250, NO_HZ_FULL)
-#   hz1000    our x86_64 HZ=1000 kernel
-#   debug     our x86_64 HZ=250 debug kernel (lockdep, KASAN, kmemleak...)
-#   (see SW_VM_KERNELS in sw-lib.sh)
+#   K: one of the kernel matrix (SW_VM_KERNELS in sw-lib.sh)
+#   debian          Debian's 6.1 (default; HZ=250, NO_HZ_FULL)
+#   debian-rt       Debian's 6.1 PREEMPT_RT
+#   debian-6.12     Debian's 6.12 LTS
+#   debian-6.12-rt  Debian's 6.12 LTS PREEMPT_RT
+#   hz1000          our x86_64 HZ=1000 kernel
+#   debug           our x86_64 HZ=250 debug kernel (lockdep, KASAN, kmemleak...)
 #
 # Nothing is loaded: the guest gets shadow_wheel.ko built for that kernel as
 # /shadow_wheel.ko, each --file SRC (a file or a directory) as DEST (default
 # /<basename>) and the script as /guest.sh, run by /init with "sh /guest.sh"
-# once proc, sysfs, devtmpfs, debugfs and a tmpfs on /tmp are mounted. With
-# kmemleak, /init then scans twice and prints what it found.
+# once proc, sysfs, devtmpfs, debugfs, tracefs (if the kernel has it) and a
+# tmpfs on /tmp are mounted. With kmemleak, /init then scans twice and
+# prints what it found.
 #
 # The console goes to stdout. The exit status is the script's, or 124 on a
 # timeout, 125 if the guest never reported one (a crash), 3 if the script
@@ -27,8 +31,9 @@ set -u
 
 usage()
 {
-	echo "usage: $0 [--kernel debian|hz1000|debug] [--smp N] [--mem MB]" \
+	echo "usage: $0 [--kernel K] [--smp N] [--mem MB]" \
 	     "[--timeout SECONDS] [--file SRC[:DEST]]... GUEST_SCRIPT" >&2
+	echo "K: $SW_VM_KERNELS" >&2
 	exit 2
 }
 
@@ -63,6 +68,7 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
 exec </dev/console >/dev/console 2>&1
 mount -t debugfs debugfs /sys/kernel/debug
+mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 mount -t tmpfs tmpfs /tmp
 # What kmemleak suspects from boot is not ours: scan and forget it. Then
 # stop its automatic scans: one takes tens of seconds on the debug kernel
@@ -141,7 +147,7 @@ sw_vm_boot()
 
 	cmdline="console=ttyS0 panic=-1 printk.time=1"
 	# Ours have the KUnit suites built in: they ran when the kernel was built
-	[ "$kernel" = debian ] || cmdline+=" kunit.enable=0"
+	sw_vm_is_debian "$kernel" || cmdline+=" kunit.enable=0"
 	# qboot starts the kernel faster than SeaBIOS. --foreground: in a
 	# terminal, Ctrl-C reaches QEMU too
 	[ -f /usr/share/qemu/qboot.rom ] && bios=(-bios qboot.rom)
