@@ -93,6 +93,7 @@ for k in "${kernels[@]}"; do
 	# The kernel tree, prepared and synced once for all the kernels
 	if [ -z "$tree" ]; then
 		sw_need_kernel_build
+		sw_lock_kernel_trees
 		tree=$(sw_kernel_tree) || exit 1
 	fi
 	sw_kunit_run "$k" "$tree" "$log" || bad+=("$k")

@@ -11,6 +11,7 @@ sw_need_module_build
 release=$(sw_debian_kernel_release)
 kdir=${KDIR:-/usr/src/linux-headers-$release}
 [ -d "$kdir" ] || sw_die "no kernel headers at $kdir"
+sw_lock_kernel_trees
 src=$(sw_kernel_source) || exit 1
 status=0
 

@@ -225,6 +225,17 @@ sw_unlock()
 	exec {sw_lock_fd}>&-
 }
 
+# The kernel source trees in the cache are shared: kunit.sh and lint.sh
+# sync our sources into them and build from them, so one such script runs
+# at a time (a second one waits). A script they start (lint.sh running
+# kunit.sh) inherits the lock.
+sw_lock_kernel_trees()
+{
+	[ -n "${SW_KERNEL_TREES_LOCKED:-}" ] && return 0
+	sw_lock "$SW_CACHE/kernel-trees.lock"
+	export SW_KERNEL_TREES_LOCKED=1
+}
+
 # Debian packages $2... downloaded into the scratch directory $1 (apt-get
 # download, as root past the _apt sandbox user; the lists updated once if
 # that fails) and unpacked with dpkg -x into $1/root, never installed; on
