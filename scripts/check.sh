@@ -5,8 +5,9 @@
 # headers and with DKMS against Debian's 6.1 and 6.12 headers, run the KUnit
 # suites in user space and on the UML, HZ=250 and HZ=1000 kernels, lint,
 # build and run the user-space benchmark briefly, and run the selftests
-# inside Debian's kernel, the HZ=1000 kernel and the debug kernel. Ends
-# with one line "check: N passed, N failed".
+# inside every kernel of the matrix (SW_VM_KERNELS: Debian's 6.1, 6.1-rt,
+# 6.12, 6.12-rt, our HZ=1000 and debug kernels). Ends with one line
+# "check: N passed, N failed".
 set -u
 . "$(dirname "$0")/sw-lib.sh"
 cd "$SW_ROOT" || exit 1
