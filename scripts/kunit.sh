@@ -94,7 +94,7 @@ for k in "${kernels[@]}"; do
 	if [ -z "$tree" ]; then
 		sw_need_kernel_build
 		sw_lock_kernel_trees
-		tree=$(sw_kernel_tree) || exit 1
+		tree=$(sw_kernel_tree 6.1) || exit 1
 	fi
 	sw_kunit_run "$k" "$tree" "$log" || bad+=("$k")
 	sw_kunit_count "$log"

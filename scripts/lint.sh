@@ -12,7 +12,7 @@ release=$(sw_debian_kernel_release)
 kdir=${KDIR:-/usr/src/linux-headers-$release}
 [ -d "$kdir" ] || sw_die "no kernel headers at $kdir"
 sw_lock_kernel_trees
-src=$(sw_kernel_source) || exit 1
+src=$(sw_kernel_source 6.1) || exit 1
 status=0
 
 # Warnings and errors that point into our sources ($1: how paths start)
@@ -44,7 +44,7 @@ rc=$?
 sw_report "module W=1 C=2 ($kdir)" "$(echo "$out" | sed "s|^$work/||" | sw_our_warnings 'core/|module/|kunit/')"
 
 # The KUnit suites, in the UML KUnit tree (built by scripts/kunit.sh uml)
-tree=$(sw_kernel_tree) || exit 1
+tree=$(sw_kernel_tree 6.1) || exit 1
 build=$(sw_kunit_build_dir uml)
 if [ ! -f "$build/.config" ] || ! grep -q '^CONFIG_SHADOW_WHEEL_KUNIT_TEST=y' "$build/.config"; then
 	sw_log "lint: building the UML KUnit kernel first"

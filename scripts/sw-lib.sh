@@ -58,25 +58,27 @@ sw_debian_kernel_release()
 		sed 's/^linux-headers-//'
 }
 
+# The version of Debian's linux-source-SERIES (6.1, 6.12) that is installed
 sw_source_version()
 {
-	dpkg-query -W -f='${Version}' linux-source-6.1
+	dpkg-query -W -f='${db:Status-Abbrev}${Version}' "linux-source-$1" 2>/dev/null |
+		sed -n 's/^ii *//p' | grep .
 }
 
-# Debian's linux-source-6.1, unpacked once into the cache; prints its path
+# Debian's linux-source-SERIES, unpacked once into the cache; prints its path
 sw_kernel_source()
 {
-	local ver src tmp
+	local series=$1 ver src tmp
 
-	ver=$(sw_source_version) || sw_die "linux-source-6.1 is not installed"
+	ver=$(sw_source_version "$series") || sw_die "linux-source-$series is not installed"
 	src=$SW_CACHE/src/linux-source-$ver
 	if [ ! -f "$src/.sw-unpacked" ]; then
-		sw_log "unpacking linux-source $ver into $src"
+		sw_log "unpacking linux-source-$series $ver into $src"
 		mkdir -p "$SW_CACHE/src"
 		tmp=$(mktemp -d "$SW_CACHE/src/unpack.XXXXXX")
-		tar -C "$tmp" -xf /usr/src/linux-source-6.1.tar.xz || sw_die "cannot unpack"
+		tar -C "$tmp" -xf "/usr/src/linux-source-$series.tar.xz" || sw_die "cannot unpack"
 		rm -rf "$src"
-		mv "$tmp/linux-source-6.1" "$src"
+		mv "$tmp/linux-source-$series" "$src"
 		rmdir "$tmp"
 		touch "$src/.sw-unpacked"
 	fi
@@ -117,24 +119,25 @@ sw_kunit_args()
 # Where a kernel is built: keyed by source version and configuration
 sw_kunit_build_dir()
 {
-	local args key f
+	local args key f ver
 
 	args=$(sw_kunit_args "$1") || sw_die "unknown kernel '$1'"
 	key=$( (for f in $(echo "$args" | grep -o -- '--kunitconfig=[^ ]*' | cut -d= -f2); do
 			cat "$f"
 		done
 		echo "$args" | sed "s|$SW_ROOT||g") | sha1sum | cut -c1-12)
-	echo "$SW_CACHE/build/$(sw_source_version)-$1-$key"
+	ver=$(sw_source_version 6.1) || sw_die "linux-source-6.1 is not installed"
+	echo "$SW_CACHE/build/$ver-$1-$key"
 }
 
-# The kernel tree with shadow-wheel linked in as shadow_wheel/ (for built-in
-# KUnit suites). Files whose content did not change keep their times, so a
-# rebuild compiles only what changed. Prints the tree's path.
+# The linux-source-SERIES tree with shadow-wheel linked in as shadow_wheel/
+# (for built-in KUnit suites). Files whose content did not change keep their
+# times, so a rebuild compiles only what changed. Prints the tree's path.
 sw_kernel_tree()
 {
 	local src
 
-	src=$(sw_kernel_source) || exit 1
+	src=$(sw_kernel_source "$1") || exit 1
 	grep -q '^source "shadow_wheel/Kconfig"' "$src/Kconfig" ||
 		printf '\nsource "shadow_wheel/Kconfig"\n' >> "$src/Kconfig"
 	grep -q '^obj-y += shadow_wheel/' "$src/Kbuild" ||
