@@ -65,7 +65,10 @@ sw_source_version()
 		sed -n 's/^ii *//p' | grep .
 }
 
-# Debian's linux-source-SERIES, unpacked once into the cache; prints its path
+# Debian's linux-source-SERIES, unpacked once into the cache; prints its
+# path. The tree is unpacked whole into a scratch directory and renamed into
+# place with its mark, so a second caller at the same time either sees it
+# complete or loses the rename and uses the winner's.
 sw_kernel_source()
 {
 	local series=$1 ver src tmp
@@ -76,11 +79,16 @@ sw_kernel_source()
 		sw_log "unpacking linux-source-$series $ver into $src"
 		mkdir -p "$SW_CACHE/src"
 		tmp=$(mktemp -d "$SW_CACHE/src/unpack.XXXXXX")
-		tar -C "$tmp" -xf "/usr/src/linux-source-$series.tar.xz" || sw_die "cannot unpack"
-		rm -rf "$src"
-		mv "$tmp/linux-source-$series" "$src"
-		rmdir "$tmp"
-		touch "$src/.sw-unpacked"
+		tar -C "$tmp" -xf "/usr/src/linux-source-$series.tar.xz" &&
+			touch "$tmp/linux-source-$series/.sw-unpacked" ||
+			{ rm -rf "$tmp"; sw_die "cannot unpack linux-source-$series"; }
+		# A tree without its mark was left half-done: set it aside
+		[ -d "$src" ] && [ ! -f "$src/.sw-unpacked" ] &&
+			mv -T "$src" "$tmp/stale" 2>/dev/null
+		mv -T "$tmp/linux-source-$series" "$src" 2>/dev/null ||
+			[ -f "$src/.sw-unpacked" ] ||
+			{ rm -rf "$tmp"; sw_die "cannot move linux-source-$series to $src"; }
+		rm -rf "$tmp"
 	fi
 	echo "$src"
 }
