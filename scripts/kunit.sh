@@ -1,17 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Run the shadow-wheel KUnit suites with the kernel's own kunit.py, built
-# into kernels from Debian's linux-source-6.1:
+# Run the shadow-wheel KUnit suites built into kernels from Debian's
+# linux-source-6.1 and linux-source-6.12, each with the kunit.py of the
+# tree it is built from:
 #
-#   uml       UML, HZ=100 (fixed in 6.1), one CPU
-#   hz250     x86_64 under QEMU (TCG), HZ=250, 2 CPUs, the debug kernel
-#   hz1000    x86_64 under QEMU (TCG), HZ=1000, 2 CPUs
+#   uml       6.1 UML, HZ=100 (fixed on UML), one CPU
+#   hz250     6.1 x86_64 under QEMU (TCG), HZ=250, 2 CPUs, the debug kernel
+#   hz1000    6.1 x86_64 under QEMU (TCG), HZ=1000, 2 CPUs
+#   uml612    6.12 UML, HZ=100, one CPU, the same config as uml
 #   user      no kernel: the same suites and core in user space, stack
 #             variables filled with a pattern, under AddressSanitizer +
 #             UndefinedBehaviorSanitizer and under valgrind memcheck
 #             (kunit/user/)
-#   all       the four in turn (default)
+#   all       the five in turn (default)
 # (see SW_KERNELS in sw-lib.sh)
 #
 # Each kernel is built once into $SW_CACHE/build/<source version>-<kernel>-<config hash>;
@@ -23,7 +25,7 @@ set -u
 
 usage()
 {
-	echo "usage: $0 [user|uml|hz250|hz1000|all]..." >&2
+	echo "usage: $0 [user|uml|hz250|hz1000|uml612|all]..." >&2
 	exit 2
 }
 
@@ -83,20 +85,22 @@ done
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-bad=() passed=0 failed=0 tree=
+bad=() passed=0 failed=0
+declare -A trees
 for k in "${kernels[@]}"; do
 	if [ "$k" = user ]; then
 		sw_need_packages build-essential valgrind
 		sw_kunit_user_run "$log" || bad+=("$k")
 		continue
 	fi
-	# The kernel tree, prepared and synced once for all the kernels
-	if [ -z "$tree" ]; then
+	# Each series' kernel tree, prepared and synced once for its kernels
+	series=$(sw_kunit_series "$k")
+	if [ -z "${trees[$series]:-}" ]; then
 		sw_need_kernel_build
 		sw_lock_kernel_trees
-		tree=$(sw_kernel_tree 6.1) || exit 1
+		trees[$series]=$(sw_kernel_tree "$series") || exit 1
 	fi
-	sw_kunit_run "$k" "$tree" "$log" || bad+=("$k")
+	sw_kunit_run "$k" "${trees[$series]}" "$log" || bad+=("$k")
 	sw_kunit_count "$log"
 done
 if [ ${#bad[@]} -ne 0 ]; then

@@ -39,8 +39,9 @@ sw_need_packages()
 # What building kernels and running them under UML and QEMU needs
 sw_need_kernel_build()
 {
-	sw_need_packages linux-source-6.1 build-essential flex bison bc libelf-dev libssl-dev \
-		python3 qemu-system-x86 qemu-system-data ccache rsync cpio xz-utils kmod
+	sw_need_packages linux-source-6.1 linux-source-6.12 build-essential flex bison bc \
+		libelf-dev libssl-dev python3 qemu-system-x86 qemu-system-data ccache rsync \
+		cpio xz-utils kmod
 }
 
 # What building the module and linting it needs (Debian's headers included)
@@ -93,12 +94,14 @@ sw_kernel_source()
 	echo "$src"
 }
 
-# The kernels we build, each running the KUnit suites built in:
-#   uml     UML, HZ=100 (fixed in 6.1), one CPU
+# The kernels we build, each running the KUnit suites built in, from
+# linux-source-6.1 unless named otherwise:
+#   uml     UML, HZ=100 (fixed on UML), one CPU
 #   hz250   x86_64, HZ=250, SMP, the debug kernel (lockdep, KASAN, kmemleak...)
 #   hz1000  x86_64, HZ=1000, SMP
+#   uml612  UML from linux-source-6.12, HZ=100, one CPU, the same config as uml
 # The x86_64 ones can also load the module and run the selftests.
-SW_KERNELS="uml hz250 hz1000"
+SW_KERNELS="uml hz250 hz1000 uml612"
 
 # kunit.py's configuration arguments for one kernel
 sw_kunit_args()
@@ -106,7 +109,7 @@ sw_kunit_args()
 	local cfg="$SW_ROOT/scripts/configs"
 
 	case "$1" in
-	uml)
+	uml|uml612)
 		echo "--kunitconfig=$SW_ROOT/kunit/.kunitconfig --kunitconfig=$cfg/uml.config"
 		;;
 	hz250)
@@ -124,6 +127,19 @@ sw_kunit_args()
 	esac
 }
 
+# The linux-source series a kernel is built from
+sw_kunit_series()
+{
+	case "$1" in
+	uml612)
+		echo 6.12
+		;;
+	*)
+		echo 6.1
+		;;
+	esac
+}
+
 # Where a kernel is built: keyed by source version and configuration
 sw_kunit_build_dir()
 {
@@ -134,7 +150,8 @@ sw_kunit_build_dir()
 			cat "$f"
 		done
 		echo "$args" | sed "s|$SW_ROOT||g") | sha1sum | cut -c1-12)
-	ver=$(sw_source_version 6.1) || sw_die "linux-source-6.1 is not installed"
+	ver=$(sw_source_version "$(sw_kunit_series "$1")") ||
+		sw_die "linux-source-$(sw_kunit_series "$1") is not installed"
 	echo "$SW_CACHE/build/$ver-$1-$key"
 }
 
