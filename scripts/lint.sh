@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make lint: the module built with W=1 and sparse (C=2) against Debian's
-# headers, the KUnit suites likewise inside the UML KUnit tree, and
-# checkpatch.pl --strict over every C file. Any warning in our files fails.
+# headers, the KUnit suites likewise inside the UML KUnit trees of 6.1 and
+# 6.12, and checkpatch.pl --strict over every C file. Any warning in our
+# files fails.
 set -u
 . "$(dirname "$0")/sw-lib.sh"
 
@@ -43,17 +44,29 @@ rc=$?
 [ $rc -eq 0 ] || { echo "$out"; sw_die "module build failed"; }
 sw_report "module W=1 C=2 ($kdir)" "$(echo "$out" | sed "s|^$work/||" | sw_our_warnings 'core/|module/|kunit/')"
 
-# The KUnit suites, in the UML KUnit tree (built by scripts/kunit.sh uml)
-tree=$(sw_kernel_tree 6.1) || exit 1
-build=$(sw_kunit_build_dir uml)
-if [ ! -f "$build/.config" ] || ! grep -q '^CONFIG_SHADOW_WHEEL_KUNIT_TEST=y' "$build/.config"; then
-	sw_log "lint: building the UML KUnit kernel first"
-	"$SW_ROOT/scripts/kunit.sh" uml >/dev/null || sw_die "UML KUnit run failed"
-fi
-out=$(make -C "$tree" O="$build" ARCH=um W=1 C=2 shadow_wheel/ 2>&1)
-rc=$?
-[ $rc -eq 0 ] || { echo "$out"; sw_die "KUnit suites build failed"; }
-sw_report "KUnit suites W=1 C=2 (UML)" "$(echo "$out" | sed "s|^$tree/||" | sw_our_warnings 'shadow_wheel/')"
+# The KUnit suites in a UML KUnit kernel's tree ($1: uml, uml612), built
+# first by scripts/kunit.sh if it is not there yet
+sw_lint_kunit()
+{
+	local kernel=$1 series tree build out rc
+
+	series=$(sw_kunit_series "$kernel")
+	tree=$(sw_kernel_tree "$series") || exit 1
+	build=$(sw_kunit_build_dir "$kernel")
+	if [ ! -f "$build/.config" ] ||
+	   ! grep -q '^CONFIG_SHADOW_WHEEL_KUNIT_TEST=y' "$build/.config"; then
+		sw_log "lint: building the $kernel KUnit kernel first"
+		"$SW_ROOT/scripts/kunit.sh" "$kernel" >/dev/null || sw_die "$kernel KUnit run failed"
+	fi
+	out=$(make -C "$tree" O="$build" ARCH=um W=1 C=2 shadow_wheel/ 2>&1)
+	rc=$?
+	[ $rc -eq 0 ] || { echo "$out"; sw_die "KUnit suites build failed ($kernel)"; }
+	sw_report "KUnit suites W=1 C=2 (UML, linux-source-$series)" \
+		"$(echo "$out" | sed "s|^$tree/||" | sw_our_warnings 'shadow_wheel/')"
+}
+
+sw_lint_kunit uml
+sw_lint_kunit uml612
 
 # checkpatch over every C source and header, and the Kconfig; not over
 # core/user/include and kunit/user/include, the user-space stand-ins for
