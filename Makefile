@@ -32,7 +32,8 @@ dkms:
 setup:
 	bash -c '. scripts/sw-lib.sh && sw_need_module_build && sw_need_kernel_build'
 
-# The KUnit suites in user space, under UML (HZ=100) and QEMU x86_64 (HZ=250, HZ=1000)
+# The KUnit suites in user space, under UML (HZ=100) from 6.1 and 6.12, and
+# under QEMU x86_64 from 6.1 (HZ=250, HZ=1000)
 kunit:
 	scripts/kunit.sh all
 

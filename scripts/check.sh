@@ -3,7 +3,8 @@
 #
 # make check: install what is needed, build the module against Debian's
 # headers and with DKMS against Debian's 6.1 and 6.12 headers, run the KUnit
-# suites in user space and on the UML, HZ=250 and HZ=1000 kernels, lint,
+# suites in user space, on the 6.1 UML, HZ=250 and HZ=1000 kernels and on
+# the 6.12 UML kernel (scripts/kunit.sh all), lint,
 # build and run the user-space benchmark briefly, and run the selftests
 # inside every kernel of the matrix (SW_VM_KERNELS: Debian's 6.1, 6.1-rt,
 # 6.12, 6.12-rt, our HZ=1000 and debug kernels). Ends with one line
