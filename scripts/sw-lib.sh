@@ -220,7 +220,8 @@ sw_debian_release()
 sw_need_vm()
 {
 	sw_need_packages build-essential linux-headers-amd64 rsync busybox-static \
-		cpio gzip xz-utils qemu-system-x86 qemu-system-data util-linux pahole
+		cpio gzip xz-utils qemu-system-x86 qemu-system-data util-linux pahole \
+		kmod e2fsprogs
 }
 
 # The KUnit kernel (scripts/kunit.sh) behind one of our test kernels
@@ -378,6 +379,28 @@ sw_debian_vmlinux()
 	fi
 	[ -f "$vmlinux" ] && echo "$vmlinux"
 	return 0
+}
+
+# The loadable modules one of Debian's kernels ($1) needs to provide the
+# modules $2..., with their dependencies, in the order to insmod them, one
+# path per line (built-in ones give none). depmod runs once over the
+# unpacked image in the cache: the package ships no modules.dep.
+sw_debian_kmods()
+{
+	local kernel=$1 dir release
+	shift
+
+	dir=$(sw_debian_kernel_dir "$kernel") || exit 1
+	release=$(sw_debian_release "$kernel")
+	if [ ! -f "$dir/lib/modules/$release/modules.dep" ]; then
+		sw_lock "$SW_CACHE/debian/.lock"
+		[ -f "$dir/lib/modules/$release/modules.dep" ] || depmod -b "$dir" "$release" ||
+			sw_die "depmod failed over $dir"
+		sw_unlock
+	fi
+	modprobe -d "$dir" -S "$release" --show-depends -a "$@" |
+		awk '$1 == "insmod" && !seen[$2]++ { print $2 }'
+	[ "${PIPESTATUS[0]}" -eq 0 ] || sw_die "$kernel: cannot resolve modules $*"
 }
 
 # Whether $1 is one of Debian's kernels (not one of ours)

@@ -4,7 +4,7 @@
 # Boot a test kernel in QEMU (TCG) with a busybox initramfs, run a shell
 # script inside it and return the script's exit status:
 #
-#   scripts/vm.sh [--kernel K] [--smp N] [--mem MB]
+#   scripts/vm.sh [--kernel K] [--smp N] [--mem MB] [--disk MB]
 #                 [--timeout SECONDS] [--file SRC[:DEST]]... GUEST_SCRIPT
 #
 #   K: one of the kernel matrix (SW_VM_KERNELS in sw-lib.sh)
@@ -20,7 +20,10 @@
 # /<basename>) and the script as /guest.sh, run by /init with "sh /guest.sh"
 # once proc, sysfs, devtmpfs, debugfs, tracefs (if the kernel has it) and a
 # tmpfs on /tmp are mounted. With kmemleak, /init then scans twice and
-# prints what it found.
+# prints what it found. --disk MB gives the guest a virtio disk of that
+# size with a fresh ext4 filesystem, mounted on /mnt (on Debian's kernels
+# /init first loads the modules it takes from the image), for real block
+# I/O and journal traffic.
 #
 # The console goes to stdout. The exit status is the script's, or 124 on a
 # timeout, 125 if the guest never reported one (a crash), 3 if the script
@@ -31,7 +34,7 @@ set -u
 
 usage()
 {
-	echo "usage: $0 [--kernel K] [--smp N] [--mem MB]" \
+	echo "usage: $0 [--kernel K] [--smp N] [--mem MB] [--disk MB]" \
 	     "[--timeout SECONDS] [--file SRC[:DEST]]... GUEST_SCRIPT" >&2
 	echo "K: $SW_VM_KERNELS" >&2
 	exit 2
@@ -79,6 +82,20 @@ if [ -e /sys/kernel/debug/kmemleak ]; then
 	echo clear > /sys/kernel/debug/kmemleak
 	echo scan=off > /sys/kernel/debug/kmemleak
 fi
+# The disk of --disk: its modules (Debian's kernels), then /dev/vda on /mnt
+for m in /kmod/*.ko; do
+	# A soft dependency the emulated CPU lacks (crc32c-intel) fails
+	[ -e "\$m" ] && { insmod "\$m" 2>/dev/null || echo "vm: \$m not loaded"; }
+done
+if [ -e /kmod ]; then
+	i=0
+	while [ ! -b /dev/vda ] && [ \$i -lt 50 ]; do
+		sleep 0.1
+		i=\$((i + 1))
+	done
+	mkdir -p /mnt
+	mount -t ext4 /dev/vda /mnt || echo "vm: cannot mount the disk"
+fi
 echo "SW_GUEST_START uptime \$(cut -d' ' -f1 /proc/uptime)"
 cd /
 sh /guest.sh </dev/null
@@ -115,6 +132,7 @@ sw_vm_fill_root()
 	chmod 755 "$root/init"
 	cp "$ko" "$root/shadow_wheel.ko" || sw_die "cannot copy $ko"
 	cp "$script" "$root/guest.sh" || sw_die "cannot copy $script"
+	[ -n "$disk" ] && sw_vm_fill_kmods "$root/kmod"
 	for spec in "$@"; do
 		src=${spec%%:*}
 		dest=/$(basename "$src")
@@ -132,6 +150,31 @@ sw_vm_fill_root()
 	done
 }
 
+# The modules the disk needs into the directory $1, numbered in load order
+# and uncompressed (busybox insmod takes plain .ko files); none for our
+# kernels, which have them built in
+sw_vm_fill_kmods()
+{
+	local dir=$1 n=10 path
+
+	mkdir -p "$dir"
+	sw_vm_is_debian "$kernel" || return 0
+	for path in $(sw_debian_kmods "$kernel" virtio_pci virtio_blk ext4); do
+		case "$path" in
+		*.xz)	xz -dc "$path" > "$dir/$n-$(basename "$path" .xz)" ;;
+		*)	cp "$path" "$dir/$n-$(basename "$path")" ;;
+		esac || sw_die "cannot copy $path"
+		n=$((n + 1))
+	done
+}
+
+# A sparse file of $2 MB at $1 holding an empty ext4 filesystem
+sw_vm_make_disk()
+{
+	{ truncate -s "${2}M" "$1" && mkfs.ext4 -q -F "$1" >/dev/null; } ||
+		sw_die "cannot make the disk image $1"
+}
+
 # Pack the directory $1 into the gzipped newc initramfs $2
 sw_vm_initramfs()
 {
@@ -143,7 +186,7 @@ sw_vm_initramfs()
 # carriage returns, goes to stdout and to the log $3. Returns QEMU's status.
 sw_vm_boot()
 {
-	local image=$1 initrd=$2 log=$3 bios=() cmdline
+	local image=$1 initrd=$2 log=$3 bios=() drive=() cmdline
 
 	cmdline="console=ttyS0 panic=-1 printk.time=1"
 	# Ours have the KUnit suites built in: they ran when the kernel was built
@@ -151,8 +194,9 @@ sw_vm_boot()
 	# qboot starts the kernel faster than SeaBIOS. --foreground: in a
 	# terminal, Ctrl-C reaches QEMU too
 	[ -f /usr/share/qemu/qboot.rom ] && bios=(-bios qboot.rom)
+	[ -n "$disk" ] && drive=(-drive "file=$work/disk.img,if=virtio,format=raw")
 	timeout --foreground -k 10 "$timeout" qemu-system-x86_64 -accel tcg -smp "$smp" -m "$mem" \
-		"${bios[@]}" -nodefaults -nographic -no-reboot -serial stdio \
+		"${bios[@]}" "${drive[@]}" -nodefaults -nographic -no-reboot -serial stdio \
 		-kernel "$image" -initrd "$initrd" -append "$cmdline" \
 		</dev/null | sed -u 's/\r//g' | tee "$log"
 	return "${PIPESTATUS[0]}"
@@ -208,7 +252,7 @@ sw_vm_status()
 	return "$rc"
 }
 
-kernel=debian smp=2 mem='' timeout=600 files=()
+kernel=debian smp=2 mem='' disk='' timeout=600 files=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel)
@@ -224,6 +268,11 @@ while [ $# -gt 0 ]; do
 	--mem)
 		sw_vm_number "${2-}" || usage
 		mem=$2
+		shift 2
+		;;
+	--disk)
+		sw_vm_number "${2-}" || usage
+		disk=$2
 		shift 2
 		;;
 	--timeout)
@@ -263,6 +312,7 @@ image=$(sw_vm_kernel_image "$kernel") || exit 1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 sw_vm_fill_root "$work/root" "$ko" "$script" "${files[@]}"
+[ -n "$disk" ] && sw_vm_make_disk "$work/disk.img" "$disk"
 sw_vm_initramfs "$work/root" "$work/initrd.gz"
 sw_log "vm: booting $kernel ($image), $smp CPUs, $mem MB"
 boot_start=$SECONDS
