@@ -100,21 +100,27 @@ static inline unsigned int sw_classic_bucket(unsigned int lvl, unsigned long at)
 	       ((at >> sw_classic_shift(lvl)) & SW_CLASSIC_LVL_MASK);
 }
 
-/*
- * Where a timer due at @expires goes now: its bucket; @bucket_expiry gets
- * the tick it runs at, @how SW_TIMER_OVERDUE if that tick had passed.
+/**
+ * sw_classic_index - where a timer due at @expires goes on a classic wheel
+ * @geo:	the classic geometry
+ * @clk:	the wheel's clock
+ * @expires:	the expiry tick
+ * @bucket_expiry: gets the tick it runs at
+ * @how:	gets SW_TIMER_OVERDUE if that tick had passed, else 0
+ *
+ * Return: its bucket.
  */
-static unsigned int sw_classic_index(const struct sw_base *base, unsigned long expires,
-				     unsigned long *bucket_expiry, unsigned int *how)
+unsigned int sw_classic_index(const struct sw_geometry *geo, unsigned long clk,
+			      unsigned long expires, unsigned long *bucket_expiry,
+			      unsigned int *how)
 {
-	const struct sw_geometry *geo = &base->geo;
-	unsigned long delta = expires - base->clk;
+	unsigned long delta = expires - clk;
 
 	*how = 0;
 	if ((long)delta < 0) {
 		*how = SW_TIMER_OVERDUE;
-		*bucket_expiry = base->clk;
-		return sw_classic_bucket(0, base->clk);
+		*bucket_expiry = clk;
+		return sw_classic_bucket(0, clk);
 	}
 	*bucket_expiry = expires;
 	/* As internal_add_timer() chose: one comparison per level */
@@ -127,7 +133,7 @@ static unsigned int sw_classic_index(const struct sw_base *base, unsigned long e
 	if (delta < geo->lvl_start[4])
 		return sw_classic_bucket(3, expires);
 	if (delta > geo->timeout_max)
-		expires = base->clk + geo->timeout_max;
+		expires = clk + geo->timeout_max;
 	return sw_classic_bucket(4, expires);
 }
 
@@ -143,7 +149,7 @@ enum sw_modify_result sw_classic_modify(struct sw_base *base, struct sw_timer *t
 	unsigned long bucket_expiry;
 	unsigned int idx, how;
 
-	idx = sw_classic_index(base, expires, &bucket_expiry, &how);
+	idx = sw_classic_index(&base->geo, base->clk, expires, &bucket_expiry, &how);
 	timer->expires = expires;
 	sw_set_placement(timer, how);
 	if (pending)
@@ -166,7 +172,8 @@ static void sw_classic_cascade(struct sw_base *base, struct sw_tick *tick, unsig
 		unsigned int new_idx, how;
 
 		__hlist_del(&timer->entry);
-		new_idx = sw_classic_index(base, timer->expires, &bucket_expiry, &how);
+		new_idx = sw_classic_index(&base->geo, base->clk, timer->expires, &bucket_expiry,
+					   &how);
 		sw_bucket_add(base, timer, new_idx, bucket_expiry);
 		tick->cascaded++;
 	}

@@ -11,6 +11,9 @@
 void sw_classic_geometry(struct sw_geometry *geo);
 enum sw_modify_result sw_classic_modify(struct sw_base *base, struct sw_timer *timer,
 					unsigned long expires);
+unsigned int sw_classic_index(const struct sw_geometry *geo, unsigned long clk,
+			      unsigned long expires, unsigned long *bucket_expiry,
+			      unsigned int *how);
 void sw_classic_collect(struct sw_base *base, struct sw_tick *tick);
 bool sw_classic_next_expiry(const struct sw_base *base, unsigned long *next);
 struct sw_timer *sw_classic_first(const struct sw_base *base);

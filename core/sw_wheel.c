@@ -259,33 +259,68 @@ static inline unsigned int sw_calc_index(const struct sw_geometry *geo, unsigned
 }
 
 /*
- * Where @timer goes on a non-cascading wheel for @expires, given the
- * base's clock right now; @how gets SW_TIMER_OVERDUE or SW_TIMER_CLAMPED
- * when the placement was one of those exceptions to the rule.
+ * Where a timer with SW_TIMER_* @flags goes on a non-cascading wheel for
+ * @expires when the wheel's clock is @clk; @how gets SW_TIMER_OVERDUE or
+ * SW_TIMER_CLAMPED when the placement was one of those exceptions to the
+ * rule. Depends on nothing but its arguments: sw_wheel_place() asks the
+ * same question for any clock.
  */
-static inline unsigned int sw_wheel_index(const struct sw_base *base,
-					  const struct sw_timer *timer, unsigned long expires,
-					  unsigned long *bucket_expiry, unsigned int *how)
+static inline unsigned int sw_wheel_index_at(const struct sw_geometry *geo, unsigned long clk,
+					     unsigned int flags, unsigned long expires,
+					     unsigned long *bucket_expiry, unsigned int *how)
 {
-	const struct sw_geometry *geo = &base->geo;
-	unsigned long delta = expires - base->clk;
-	unsigned int half = timer->flags & SW_TIMER_DEFERRABLE ? SW_DEFERRABLE_OFFSET : 0;
+	unsigned long delta = expires - clk;
+	unsigned int half = flags & SW_TIMER_DEFERRABLE ? SW_DEFERRABLE_OFFSET : 0;
 	unsigned int lvl;
 
 	*how = 0;
 	if ((long)delta < 0) {
 		/* Already due: the next tick processed runs it */
 		*how = SW_TIMER_OVERDUE;
-		*bucket_expiry = base->clk;
-		return half + (base->clk & (sw_lvl_size(geo) - 1));
+		*bucket_expiry = clk;
+		return half + (clk & (sw_lvl_size(geo) - 1));
 	}
 
 	lvl = sw_level_of(geo, delta);
 	if (unlikely(delta >= geo->clamp_start)) {
-		expires = base->clk + geo->timeout_max;
+		expires = clk + geo->timeout_max;
 		*how = SW_TIMER_CLAMPED;
 	}
 	return half + sw_calc_index(geo, expires, lvl, bucket_expiry);
+}
+
+/* Where @timer goes for @expires, given the base's clock right now */
+static inline unsigned int sw_wheel_index(const struct sw_base *base,
+					  const struct sw_timer *timer, unsigned long expires,
+					  unsigned long *bucket_expiry, unsigned int *how)
+{
+	return sw_wheel_index_at(&base->geo, base->clk, timer->flags, expires, bucket_expiry,
+				 how);
+}
+
+/**
+ * sw_wheel_place - where a wheel would put a timer, without putting it there
+ * @geo:	the wheel's geometry
+ * @clk:	the wheel's clock (the next tick it processes)
+ * @expires:	the timer's expiry tick
+ * @flags:	SW_TIMER_DEFERRABLE or 0
+ * @place:	filled in: bucket, level, the tick it runs at, and how
+ *
+ * The placement sw_modify() makes on a base of @geo whose clock is @clk,
+ * for any wheel; for the classic one the bucket a timer starts in. For
+ * comparing a wheel with another one's placements (the mirror's
+ * differential) at clocks other than the wheel's own.
+ */
+void sw_wheel_place(const struct sw_geometry *geo, unsigned long clk, unsigned long expires,
+		    unsigned int flags, struct sw_place *place)
+{
+	if (sw_wheel_is_classic(geo))
+		place->idx = sw_classic_index(geo, clk, expires, &place->bucket_expiry,
+					      &place->how);
+	else
+		place->idx = sw_wheel_index_at(geo, clk, flags, expires, &place->bucket_expiry,
+					       &place->how);
+	place->level = sw_idx_level(geo, place->idx);
 }
 
 /* Take a pending timer out of the wheel: it is no longer pending */

@@ -230,6 +230,15 @@ static inline bool sw_timer_pending(const struct sw_timer *timer)
 	return !hlist_unhashed(&timer->entry);
 }
 
+/* The level of bucket @idx of either half of the arrays */
+static inline unsigned int sw_idx_level(const struct sw_geometry *geo, unsigned int idx)
+{
+	idx %= SW_DEFERRABLE_OFFSET;
+	if (idx < BIT(geo->root_bits))
+		return 0;
+	return 1 + ((idx - BIT(geo->root_bits)) >> geo->lvl_bits);
+}
+
 /*
  * The level a timer was placed at (meaningful once it was armed); on a
  * wheel that cascades every level (classic), the level it is at now.
@@ -237,13 +246,26 @@ static inline bool sw_timer_pending(const struct sw_timer *timer)
 static inline unsigned int sw_timer_level(const struct sw_base *base,
 					  const struct sw_timer *timer)
 {
-	const struct sw_geometry *geo = &base->geo;
-	unsigned int idx = timer->idx % SW_DEFERRABLE_OFFSET;
-
-	if (idx < BIT(geo->root_bits))
-		return 0;
-	return 1 + ((idx - BIT(geo->root_bits)) >> geo->lvl_bits);
+	return sw_idx_level(&base->geo, timer->idx);
 }
+
+/**
+ * struct sw_place - a placement, see sw_wheel_place()
+ * @idx:	bucket index (from %SW_DEFERRABLE_OFFSET on for deferrable timers)
+ * @level:	the level of that bucket
+ * @bucket_expiry: the tick the wheel runs the timer at (classic: its exact
+ *		expiry, whatever the level)
+ * @how:	SW_TIMER_OVERDUE, SW_TIMER_CLAMPED or 0
+ */
+struct sw_place {
+	unsigned int	idx;
+	unsigned int	level;
+	unsigned long	bucket_expiry;
+	unsigned int	how;
+};
+
+void sw_wheel_place(const struct sw_geometry *geo, unsigned long clk, unsigned long expires,
+		    unsigned int flags, struct sw_place *place);
 
 enum sw_modify_result sw_modify(struct sw_base *base, struct sw_timer *timer,
 				unsigned long expires);

@@ -180,12 +180,47 @@ static void sw_placement_of_past_expiry(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->expired_at, 1000UL);
 }
 
+/*
+ * sw_wheel_place() answers, for any clock, what sw_modify() does at that
+ * clock: bucket, level, tick and how, without touching a wheel.
+ */
+static void sw_place_is_what_modify_does(struct kunit *test)
+{
+	const struct sw_test_param *param = test->param_value;
+	struct rnd_state rnd;
+	unsigned int c, i;
+
+	prandom_seed_state(&rnd, 0x91ace);
+	for (c = 0; c < SW_TEST_NR_CLOCKS; c++) {
+		struct sw_base *base = sw_test_new_base(test, sw_test_clock(param, c));
+
+		for (i = 0; i < 2000; i++) {
+			u32 r = prandom_u32_state(&rnd);
+			unsigned long delta = (r >> 6) % (2UL << (r % 32)) - 100;
+			unsigned int flags = r & 1 << 5 ? SW_TIMER_DEFERRABLE : 0;
+			unsigned long expires = base->clk + delta;
+			struct sw_place place;
+			struct sw_timer timer;
+
+			sw_timer_init(&timer, flags);
+			sw_wheel_place(&base->geo, base->clk, expires, flags, &place);
+			KUNIT_ASSERT_EQ(test, sw_modify(base, &timer, expires), SW_MOD_ARMED);
+			KUNIT_EXPECT_EQ_MSG(test, place.idx, timer.idx, "delta %ld", (long)delta);
+			KUNIT_EXPECT_EQ(test, place.level, sw_timer_level(base, &timer));
+			KUNIT_EXPECT_EQ(test, place.bucket_expiry, timer.bucket_expiry);
+			KUNIT_EXPECT_EQ(test, place.how, timer.flags & SW_TIMER_PLACEMENT);
+			KUNIT_ASSERT_TRUE(test, sw_cancel(base, &timer));
+		}
+	}
+}
+
 static struct kunit_case sw_geometry_cases[] = {
 	KUNIT_CASE_PARAM(sw_geometry_matches_tables, sw_test_gen_params),
 	KUNIT_CASE(sw_geometry_rejects_bad_input),
 	KUNIT_CASE_PARAM(sw_placement_at_level_boundaries, sw_test_gen_params),
 	KUNIT_CASE_PARAM(sw_level_at_every_bit_length, sw_test_gen_all_params),
 	KUNIT_CASE_PARAM(sw_placement_of_past_expiry, sw_test_gen_params),
+	KUNIT_CASE_PARAM(sw_place_is_what_modify_does, sw_test_gen_all_params),
 	{}
 };
 
