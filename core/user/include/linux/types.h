@@ -14,6 +14,7 @@
 typedef uint8_t u8;
 typedef uint32_t u32;
 typedef uint64_t u64;
+typedef long long s64;		/* as the kernel's, for printk formats */
 
 struct list_head {
 	struct list_head *next, *prev;
