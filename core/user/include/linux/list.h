@@ -118,6 +118,13 @@ static inline void list_del(struct list_head *entry)
 	entry->prev = (struct list_head *)0x122;
 }
 
+static inline void list_del_init(struct list_head *entry)
+{
+	entry->next->prev = entry->prev;
+	entry->prev->next = entry->next;
+	INIT_LIST_HEAD(entry);
+}
+
 static inline int list_empty(const struct list_head *head)
 {
 	return head->next == head;

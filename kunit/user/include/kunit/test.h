@@ -151,6 +151,9 @@ void __attribute__((noreturn)) kunit_abort(struct kunit *test);
 #define KUNIT_ASSERT_NULL_MSG(t, p, fmt, ...)	KUNIT_PTR(t, true, p, ==, NULL, fmt, ##__VA_ARGS__)
 #define KUNIT_ASSERT_NOT_NULL_MSG(t, p, fmt, ...) KUNIT_PTR(t, true, p, !=, NULL, fmt, ##__VA_ARGS__)
 
+#define KUNIT_EXPECT_STREQ_MSG(t, l, r, fmt, ...)				\
+	KUNIT_CHECK(t, false, !strcmp(l, r), #l " == " #r, "", fmt, ##__VA_ARGS__)
+
 #define KUNIT_EXPECT_EQ(t, l, r)	KUNIT_EXPECT_EQ_MSG(t, l, r, NULL)
 #define KUNIT_EXPECT_NE(t, l, r)	KUNIT_EXPECT_NE_MSG(t, l, r, NULL)
 #define KUNIT_EXPECT_LT(t, l, r)	KUNIT_EXPECT_LT_MSG(t, l, r, NULL)
@@ -162,6 +165,7 @@ void __attribute__((noreturn)) kunit_abort(struct kunit *test);
 #define KUNIT_EXPECT_PTR_EQ(t, l, r)	KUNIT_EXPECT_PTR_EQ_MSG(t, l, r, NULL)
 #define KUNIT_EXPECT_NULL(t, p)		KUNIT_EXPECT_NULL_MSG(t, p, NULL)
 #define KUNIT_EXPECT_NOT_NULL(t, p)	KUNIT_EXPECT_NOT_NULL_MSG(t, p, NULL)
+#define KUNIT_EXPECT_STREQ(t, l, r)	KUNIT_EXPECT_STREQ_MSG(t, l, r, NULL)
 
 #define KUNIT_ASSERT_EQ(t, l, r)	KUNIT_ASSERT_EQ_MSG(t, l, r, NULL)
 #define KUNIT_ASSERT_NE(t, l, r)	KUNIT_ASSERT_NE_MSG(t, l, r, NULL)

@@ -1,0 +1,701 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * shadow-wheel: the mirror. Every event of the kernel's timer tracepoints
+ * (timer_start, timer_cancel, timer_expire_entry) is replayed, as it
+ * happens, into passive wheels of every kind (seed, mainline, classic),
+ * each at the kernel's own HZ and at HZ 100, 250 and 1000 (sw_hz.h
+ * converts): 9 wheels, or 12 when the kernel's HZ is 300.
+ *
+ * The wheels are passive: a timer is placed in every wheel when the
+ * kernel starts it, moved when the kernel moves it, and taken out when
+ * the kernel cancels or expires it. Each wheel's clock follows jiffies,
+ * converted to its HZ: before an event at jiffies j it processes its
+ * ticks before j (the real base's clock is j after forward_timer_base()),
+ * and before an expiry with baseclk B its ticks up to B (the real base
+ * has run tick B). A due bucket is processed as the wheel would (cascades
+ * included), its timers only marked as run. The tick a wheel runs a
+ * timer at is known when it places it, so the lateness of an expiry is
+ * that tick minus the kernel's expiry in the wheel's HZ, whenever the
+ * kernel's expiry comes. Catching up is bounded per event by a budget;
+ * a wheel left behind places timers from its older clock (the
+ * differential says so) and catches up on later events or
+ * sw_mirror_advance().
+ *
+ * What the events mean (kernel/time/timer.c, 6.1 and 6.12): timer_cancel
+ * is detach_timer()'s, and it fires for four reasons:
+ *
+ *  requeue	__mod_timer() of a pending timer to another bucket:
+ *		detach_if_pending(), then enqueue_timer() fires timer_start,
+ *		on the same CPU with interrupts off, so the start is that
+ *		CPU's next event (also when the timer moves to another base)
+ *  migration	timers_dead_cpu() moves an offline CPU's timers: cancel,
+ *		then start on the new base, on the CPU doing it, adjacent
+ *  expiry	expire_timers() detaches under the base lock, then drops
+ *		it and calls call_timer_fn(), which fires
+ *		timer_expire_entry: same CPU, next event unless an
+ *		interrupt (or, on RT, a preemption) gets in between; by
+ *		then the timer's bucket is due (baseclk >= its tick)
+ *  cancel	del_timer() and friends: nothing follows
+ *
+ * so a cancel is held in its CPU's slot and decided by that CPU's next
+ * event:
+ *
+ *  next event on the CPU		the cancel was	the event is
+ *  start of the same timer		a requeue	SW_MC_REARM, or
+ *							SW_MC_MIGRATE if the
+ *							base's CPU changed
+ *  expire_entry of the same timer	an expiry	SW_MC_EXPIRE
+ *  anything else, timer not due	a cancel	classified itself
+ *  anything else, timer due		undecided: DUE_DETACHED, waiting for
+ *					its expire_entry (SW_MC_EXPIRE) for
+ *					@grace jiffies, then a cancel
+ *
+ * A start of a DUE_DETACHED timer (re-armed from another CPU while its
+ * callback is about to run) counts the expiry at once, and its late
+ * expire_entry, whose baseclk is before the new placement's tick, is
+ * SW_MC_EXPIRE_OWED. Two sequences look alike and are counted one way:
+ * del_timer() and a new start of the same timer on the same CPU with no
+ * timer event between are a requeue (as mod_timer() would be), and a
+ * del_timer() of a due timer followed by a start elsewhere within the
+ * grace is an expiry.
+ *
+ * Lifetimes: a start of a timer the mirror holds no record of begins
+ * one (seen) and takes a record, or counts it dropped when none is free;
+ * it ends cancelled or expired. At every read,
+ * seen = cancelled + expired + pending + dropped.
+ */
+
+#include <linux/errno.h>
+#include <linux/hash.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+
+#include "sw_mirror.h"
+
+static const unsigned int sw_mirror_vhz[SW_MIRROR_NR_HZ - 1] = { 100, 250, 1000 };
+
+static const char * const sw_mirror_class_names[SW_MC_NR] = {
+	[SW_MC_ARM]		= "arm",
+	[SW_MC_REARM]		= "rearm",
+	[SW_MC_MIGRATE]		= "migrate",
+	[SW_MC_CANCEL]		= "cancel",
+	[SW_MC_EXPIRE]		= "expire",
+	[SW_MC_EXPIRE_OWED]	= "expire_owed",
+	[SW_MC_UNTRACKED]	= "untracked",
+	[SW_MC_DROPPED]		= "dropped",
+	[SW_MC_ANOMALY]		= "anomaly",
+};
+
+const char *sw_mirror_class_name(enum sw_mirror_class class)
+{
+	return class < SW_MC_NR ? sw_mirror_class_names[class] : "?";
+}
+
+/**
+ * sw_mirror_init - set up a mirror with no records
+ * @m:		the mirror
+ * @khz:	the kernel's HZ: 100, 250, 300 or 1000
+ * @now:	jiffies; the wheels' clocks start there
+ * @slots:	one per CPU, for the cancel each CPU's next event decides
+ * @nr_slots:	CPUs; events from others are classified without a slot
+ *
+ * Return: 0, or -EINVAL for a HZ the core has no geometry for.
+ */
+int sw_mirror_init(struct sw_mirror *m, unsigned int khz, unsigned long now,
+		   struct sw_mirror_rec **slots, unsigned int nr_slots)
+{
+	unsigned int hz[SW_MIRROR_NR_HZ], nr_hz = 0, i, kind;
+	struct sw_geometry geo;
+
+	if (sw_geometry_init(&geo, SW_WHEEL_MAINLINE, khz))
+		return -EINVAL;
+	memset(m, 0, sizeof(*m));
+	m->khz = khz;
+	m->budget = SW_MIRROR_BUDGET;
+	m->grace = SW_MIRROR_GRACE;
+	m->now = now;
+	hz[nr_hz++] = khz;
+	for (i = 0; i < ARRAY_SIZE(sw_mirror_vhz); i++) {
+		if (sw_mirror_vhz[i] != khz)
+			hz[nr_hz++] = sw_mirror_vhz[i];
+	}
+	for (i = 0; i < nr_hz; i++) {
+		for (kind = 0; kind < SW_WHEEL_NR_KINDS; kind++) {
+			struct sw_mirror_wheel *w = &m->wheels[m->nr_wheels];
+			unsigned int lvl;
+
+			sw_geometry_init(&geo, kind, hz[i]);
+			sw_hz_init(&w->hz, khz, hz[i]);
+			sw_hz_rebase(&w->hz, now);
+			sw_base_init(&w->base, &geo, sw_hz_clock(&w->hz, now));
+			for (lvl = 0; lvl < SW_MAX_DEPTH; lvl++) {
+				w->lat[lvl].min = LONG_MAX;
+				w->lat[lvl].max = LONG_MIN;
+			}
+			if (hz[i] == khz && kind == SW_WHEEL_MAINLINE)
+				m->kernel_wheel = m->nr_wheels;
+			m->nr_wheels++;
+		}
+	}
+	INIT_LIST_HEAD(&m->detached);
+	m->slots = slots;
+	m->nr_slots = nr_slots;
+	for (i = 0; i < nr_slots; i++)
+		slots[i] = NULL;
+	return 0;
+}
+
+/**
+ * sw_mirror_add_records - give the mirror records to use
+ * @m:		the mirror
+ * @recs:	an array of them; the caller keeps it until it stops the mirror
+ * @n:		how many
+ */
+void sw_mirror_add_records(struct sw_mirror *m, struct sw_mirror_rec *recs, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		recs[i].state = SW_REC_FREE;
+		hlist_add_head(&recs[i].hash, &m->free);
+	}
+}
+
+static struct hlist_head *sw_mirror_bucket(struct sw_mirror *m, const void *timer)
+{
+	return &m->hash[hash_ptr(timer, SW_MIRROR_HASH_BITS)];
+}
+
+static struct sw_mirror_rec *sw_mirror_lookup(struct sw_mirror *m, const void *timer)
+{
+	struct sw_mirror_rec *r;
+
+	hlist_for_each_entry(r, sw_mirror_bucket(m, timer), hash) {
+		if (r->timer == timer)
+			return r;
+	}
+	return NULL;
+}
+
+/* A free record for @timer, its wheel timers fresh, or NULL */
+static struct sw_mirror_rec *sw_mirror_alloc(struct sw_mirror *m, const void *timer, u32 tflags)
+{
+	unsigned int flags = tflags & SW_KTIMER_DEFERRABLE ? SW_TIMER_DEFERRABLE : 0;
+	struct sw_mirror_rec *r;
+	unsigned int w;
+
+	if (hlist_empty(&m->free))
+		return NULL;
+	r = hlist_entry(m->free.first, struct sw_mirror_rec, hash);
+	hlist_del_init(&r->hash);
+	memset(r, 0, sizeof(*r));
+	INIT_LIST_HEAD(&r->detached);
+	r->timer = timer;
+	r->tflags = tflags;
+	r->state = SW_REC_PENDING;
+	for (w = 0; w < m->nr_wheels; w++)
+		sw_timer_init(&r->ent[w], flags);
+	hlist_add_head(&r->hash, sw_mirror_bucket(m, timer));
+	return r;
+}
+
+/* Take a record's timers out of the wheels (or forget that a wheel ran them) */
+static void sw_mirror_unplace(struct sw_mirror *m, struct sw_mirror_rec *r)
+{
+	unsigned int w;
+
+	for (w = 0; w < m->nr_wheels; w++) {
+		if (!sw_cancel(&m->wheels[w].base, &r->ent[w]))
+			m->wheels[w].ran_pending--;
+	}
+}
+
+/* No longer waiting for the event that decides its cancel */
+static void sw_mirror_undetach(struct sw_mirror *m, struct sw_mirror_rec *r)
+{
+	list_del_init(&r->detached);
+	if (r->cancel_cpu < m->nr_slots && m->slots[r->cancel_cpu] == r)
+		m->slots[r->cancel_cpu] = NULL;
+	r->state = SW_REC_PENDING;
+}
+
+static void sw_mirror_free(struct sw_mirror *m, struct sw_mirror_rec *r)
+{
+	sw_mirror_undetach(m, r);
+	sw_mirror_unplace(m, r);
+	hlist_del_init(&r->hash);
+	r->state = SW_REC_FREE;
+	hlist_add_head(&r->hash, &m->free);
+	m->pending--;
+}
+
+/* The cancel was final */
+static void sw_mirror_cancelled(struct sw_mirror *m, struct sw_mirror_rec *r)
+{
+	if (r->due)
+		m->cancelled_due++;
+	m->cancelled++;
+	sw_mirror_free(m, r);
+}
+
+/**
+ * sw_mirror_lat_bin - the histogram bin of a lateness
+ * @lateness:	in ticks
+ *
+ * Return: 0 for early, 1 for on time, b for 2^(b-2) .. 2^(b-1) - 1 ticks.
+ */
+unsigned int sw_mirror_lat_bin(long lateness)
+{
+	if (lateness <= 0)
+		return !lateness;
+	return min_t(unsigned int, fls_long(lateness) + 1, SW_MIRROR_LAT_BINS - 1);
+}
+
+static void sw_mirror_lat_add(struct sw_mirror_lateness *lat, long lateness)
+{
+	lat->count++;
+	lat->min = min(lat->min, lateness);
+	lat->max = max(lat->max, lateness);
+	lat->hist[sw_mirror_lat_bin(lateness)]++;
+}
+
+/*
+ * An expiry of the timer @r mirrors, whose expiry was @expires: each
+ * wheel's lateness, its tick minus @expires in its HZ
+ */
+static void sw_mirror_lateness(struct sw_mirror *m, struct sw_mirror_rec *r,
+			       unsigned long expires)
+{
+	unsigned int w;
+
+	for (w = 0; w < m->nr_wheels; w++) {
+		struct sw_mirror_wheel *wh = &m->wheels[w];
+		unsigned long v = sw_hz_expiry_at(&wh->hz, expires, m->now);
+
+		sw_mirror_lat_add(&wh->lat[r->lvl[w]], (long)(r->ent[w].bucket_expiry - v));
+	}
+}
+
+static void sw_mirror_diff_expiry(struct sw_mirror *m, struct sw_mirror_rec *r,
+				  unsigned long mtick, enum sw_diff_reason placed,
+				  unsigned long baseclk)
+{
+	struct sw_diff_entry e = {
+		.timer = r->timer,
+		.what = SW_DIFF_EXPIRY,
+		.reason = sw_diff_expiry(mtick, baseclk, placed),
+		.now = m->now,
+		.expires = r->expires,
+		.mclk = m->wheels[m->kernel_wheel].base.clk,
+		.kidx = UINT_MAX,
+		.midx = r->ent[m->kernel_wheel].idx,
+		.ktick = baseclk,
+		.mtick = mtick,
+	};
+
+	sw_diff_record(&m->diff, &e);
+}
+
+/*
+ * Place (or move) @r's timer in every wheel for @ev's expiry, and compare
+ * the kernel wheel's placement with the kernel's
+ */
+static void sw_mirror_place(struct sw_mirror *m, struct sw_mirror_rec *r,
+			    const struct sw_mirror_event *ev, bool fresh)
+{
+	struct sw_diff_kernel k = {
+		.idx = sw_ktimer_idx(ev->tflags),
+		.has_idx = ev->have & SW_EVF_IDX,
+		.bucket_expiry = ev->kclk,
+		.has_bucket = ev->have & SW_EVF_BUCKET,
+	};
+	struct sw_mirror_wheel *kw = &m->wheels[m->kernel_wheel];
+	struct sw_timer *kent = &r->ent[m->kernel_wheel];
+	unsigned int w;
+
+	r->expires = ev->expires;
+	r->tflags = ev->tflags;
+	for (w = 0; w < m->nr_wheels; w++) {
+		struct sw_mirror_wheel *wh = &m->wheels[w];
+		const struct sw_geometry *geo = &wh->base.geo;
+		unsigned long v = sw_hz_expiry_at(&wh->hz, ev->expires, m->now);
+		unsigned long delta = v - wh->base.clk;
+
+		if (!fresh && !sw_timer_pending(&r->ent[w]))
+			wh->ran_pending--;
+		sw_modify(&wh->base, &r->ent[w], v);
+		r->lvl[w] = sw_timer_level(&wh->base, &r->ent[w]);
+		if (r->ent[w].flags & SW_TIMER_CLAMPED)
+			wh->clamped++;
+		if (geo->kind == SW_WHEEL_SEED && (long)delta >= 0 &&
+		    delta >= geo->lvl_start[geo->depth])
+			wh->parked++;
+	}
+
+	r->reason = SW_DIFF_MATCH;
+	if (k.has_idx || k.has_bucket) {
+		struct sw_diff_entry e = {
+			.timer = r->timer,
+			.what = SW_DIFF_PLACEMENT,
+			.now = m->now,
+			.expires = ev->expires,
+			.mclk = kw->base.clk,
+			.kidx = k.has_idx ? k.idx : UINT_MAX,
+			.midx = kent->idx,
+			.ktick = k.has_bucket ? k.bucket_expiry : 0,
+			.mtick = kent->bucket_expiry,
+		};
+
+		e.reason = sw_diff_placement(&kw->base.geo, ev->expires,
+					     kent->flags & SW_TIMER_DEFERRABLE, m->now,
+					     kw->base.clk, &k);
+		sw_diff_record(&m->diff, &e);
+		r->reason = e.reason;
+	}
+	if (!sw_diff_kernel_tick(&kw->base.geo, &k, ev->expires, m->now, &r->ktick))
+		r->ktick = kent->bucket_expiry;
+}
+
+/*
+ * A new lifetime for @ev's timer: in @r, whose timers are out of every
+ * wheel, if it has a record, else in a free one
+ */
+static enum sw_mirror_class sw_mirror_arm(struct sw_mirror *m, struct sw_mirror_rec *r,
+					  const struct sw_mirror_event *ev)
+{
+	m->seen++;
+	if (!r)
+		r = sw_mirror_alloc(m, ev->timer, ev->tflags);
+	if (!r) {
+		m->dropped++;
+		return SW_MC_DROPPED;
+	}
+	m->pending++;
+	sw_mirror_place(m, r, ev, true);
+	return SW_MC_ARM;
+}
+
+/* The expiry of @r's timer: lateness, the differential if @baseclk is known, free */
+static void sw_mirror_expired(struct sw_mirror *m, struct sw_mirror_rec *r,
+			      const struct sw_mirror_event *ev)
+{
+	unsigned long expires = ev->have & SW_EVF_EXPIRES ? ev->expires : r->expires;
+
+	sw_mirror_lateness(m, r, expires);
+	sw_mirror_diff_expiry(m, r, r->ent[m->kernel_wheel].bucket_expiry, r->reason, ev->kclk);
+	if (sw_ktimer_cpu(r->tflags) != ev->cpu)
+		m->expired_remote++;
+	m->expired++;
+	sw_mirror_free(m, r);
+}
+
+/*
+ * A start of a DUE_DETACHED timer: its cancel was an expiry whose
+ * expire_entry has not come yet. Count the expiry now and keep what the
+ * differential needs for when it comes; the record goes on with the new
+ * lifetime.
+ */
+static enum sw_mirror_class sw_mirror_restart(struct sw_mirror *m, struct sw_mirror_rec *r,
+					      const struct sw_mirror_event *ev)
+{
+	sw_mirror_lateness(m, r, r->expires);
+	r->owed = true;
+	r->owed_tick = r->ent[m->kernel_wheel].bucket_expiry;
+	r->owed_reason = r->reason;
+	m->expired++;
+	m->pending--;
+	sw_mirror_undetach(m, r);
+	sw_mirror_unplace(m, r);
+	/* Its timers are out of every wheel: fresh for the new placement */
+	return sw_mirror_arm(m, r, ev);
+}
+
+/* The cancel held for @r was not followed by its requeue or expiry */
+static struct sw_mirror_rec *sw_mirror_settle(struct sw_mirror *m, struct sw_mirror_rec *r)
+{
+	if (r->cancel_cpu < m->nr_slots && m->slots[r->cancel_cpu] == r)
+		m->slots[r->cancel_cpu] = NULL;
+	if (r->state != SW_REC_DETACHED)
+		return r;
+	if (r->due) {
+		r->state = SW_REC_DUE_DETACHED;
+		return r;
+	}
+	sw_mirror_cancelled(m, r);
+	return NULL;
+}
+
+/* Cancels that waited @grace jiffies for an explanation were cancels */
+static void sw_mirror_expire_grace(struct sw_mirror *m)
+{
+	unsigned int n = 0;
+
+	while (!list_empty(&m->detached) && n++ < m->budget) {
+		struct sw_mirror_rec *r = list_first_entry(&m->detached, struct sw_mirror_rec,
+							   detached);
+
+		if ((long)(m->now - r->detach_at) < (long)m->grace)
+			break;
+		sw_mirror_cancelled(m, r);
+	}
+}
+
+/* Run wheel @wh's ticks before @clk, within the budget */
+static bool sw_mirror_run_wheel(struct sw_mirror *m, struct sw_mirror_wheel *wh,
+				unsigned long clk)
+{
+	unsigned int work = 0;
+	struct sw_tick tick;
+
+	while (sw_time_before(wh->base.clk, clk)) {
+		struct sw_timer *timer;
+		bool due = false;
+
+		if (work >= m->budget)
+			return false;
+		sw_collect_tick(&wh->base, clk - 1, &tick);
+		work++;
+		wh->cascaded += tick.cascaded;
+		work += tick.cascaded;
+		while ((timer = sw_tick_pop(&tick))) {
+			/* Marked run only: it stays the record's until the kernel's event */
+			wh->ran++;
+			wh->ran_pending++;
+			work++;
+			due = true;
+		}
+		wh->due_ticks += due;
+	}
+	return true;
+}
+
+/*
+ * Bring every wheel's clock to jiffies @j in its HZ (@through: past the
+ * tick @j too); false if a wheel ran out of budget
+ */
+static bool sw_mirror_run(struct sw_mirror *m, unsigned long j, bool through)
+{
+	bool caught_up = true;
+	unsigned int w;
+
+	for (w = 0; w < m->nr_wheels; w++) {
+		struct sw_mirror_wheel *wh = &m->wheels[w];
+
+		sw_hz_rebase(&wh->hz, m->now);
+		if (!sw_mirror_run_wheel(m, wh, sw_hz_clock(&wh->hz, j) + through)) {
+			wh->behind++;
+			caught_up = false;
+		}
+	}
+	return caught_up;
+}
+
+static void sw_mirror_set_now(struct sw_mirror *m, unsigned long now)
+{
+	if (sw_time_after(now, m->now))
+		m->now = now;
+}
+
+static enum sw_mirror_class sw_mirror_start(struct sw_mirror *m, struct sw_mirror_rec *r,
+					    const struct sw_mirror_event *ev, bool adjacent)
+{
+	u32 old = r ? r->tflags : 0;
+
+	if (!r)
+		return sw_mirror_arm(m, r, ev);
+	if (r->state == SW_REC_DETACHED && adjacent) {
+		sw_mirror_undetach(m, r);
+		sw_mirror_place(m, r, ev, false);
+		return sw_ktimer_cpu(old) == sw_ktimer_cpu(ev->tflags) ? SW_MC_REARM :
+									SW_MC_MIGRATE;
+	}
+	/* Its cancel came from another CPU, whose next event has not come */
+	if (r->state == SW_REC_DETACHED) {
+		r = sw_mirror_settle(m, r);
+		if (!r)
+			return sw_mirror_arm(m, NULL, ev);
+	}
+	if (r->state == SW_REC_DUE_DETACHED)
+		return sw_mirror_restart(m, r, ev);
+	/* Pending: the kernel never starts a pending timer without a cancel */
+	sw_mirror_place(m, r, ev, false);
+	return SW_MC_ANOMALY;
+}
+
+static enum sw_mirror_class sw_mirror_cancel(struct sw_mirror *m, struct sw_mirror_rec *r,
+					     const struct sw_mirror_event *ev)
+{
+	if (!r)
+		return SW_MC_UNTRACKED;
+	if (r->state != SW_REC_PENDING)
+		return SW_MC_ANOMALY;
+	r->state = SW_REC_DETACHED;
+	r->detach_at = m->now;
+	r->cancel_cpu = ev->cpu;
+	/* An expiry detaches a timer whose bucket's tick has come */
+	r->due = !sw_time_before(ev->now, r->ktick);
+	list_add_tail(&r->detached, &m->detached);
+	if (ev->cpu < m->nr_slots)
+		m->slots[ev->cpu] = r;
+	return SW_MC_CANCEL;
+}
+
+static enum sw_mirror_class sw_mirror_expire(struct sw_mirror *m, struct sw_mirror_rec *r,
+					     const struct sw_mirror_event *ev)
+{
+	if (!r)
+		return SW_MC_UNTRACKED;
+	if (r->state != SW_REC_PENDING) {
+		sw_mirror_expired(m, r, ev);
+		return SW_MC_EXPIRE;
+	}
+	/* The expire_entry of an expiry counted when the timer was restarted */
+	if (r->owed && sw_time_before(ev->kclk, r->ktick)) {
+		sw_mirror_diff_expiry(m, r, r->owed_tick, r->owed_reason, ev->kclk);
+		r->owed = false;
+		return SW_MC_EXPIRE_OWED;
+	}
+	/* No cancel before it: an event was lost */
+	sw_mirror_expired(m, r, ev);
+	return SW_MC_ANOMALY;
+}
+
+/**
+ * sw_mirror_event - replay one event of the kernel's timers
+ * @m:		the mirror
+ * @ev:		the event
+ *
+ * The caller serialises the events of all CPUs; they need not come in
+ * jiffies order (6.1's timer_expire_entry runs without the base's lock).
+ *
+ * Return: what the event was, see the table at the top of this file.
+ */
+enum sw_mirror_class sw_mirror_event(struct sw_mirror *m, const struct sw_mirror_event *ev)
+{
+	struct sw_mirror_rec *r, *held = NULL;
+	enum sw_mirror_class class;
+	bool adjacent = false;
+
+	sw_mirror_set_now(m, ev->now);
+	sw_mirror_expire_grace(m);
+	r = sw_mirror_lookup(m, ev->timer);
+
+	/* The CPU's previous event was a cancel: this one may explain it */
+	if (ev->cpu < m->nr_slots) {
+		held = m->slots[ev->cpu];
+		m->slots[ev->cpu] = NULL;
+	}
+	if (held && held == r && ev->type != SW_EV_CANCEL)
+		adjacent = true;
+	else if (held && !sw_mirror_settle(m, held) && held == r)
+		r = NULL;
+
+	if (ev->type == SW_EV_EXPIRE)
+		sw_mirror_run(m, ev->kclk, true);
+	else
+		sw_mirror_run(m, ev->now, false);
+
+	switch (ev->type) {
+	case SW_EV_START:
+		class = sw_mirror_start(m, r, ev, adjacent);
+		break;
+	case SW_EV_CANCEL:
+		class = sw_mirror_cancel(m, r, ev);
+		break;
+	default:
+		class = sw_mirror_expire(m, r, ev);
+		break;
+	}
+	m->events[class]++;
+	return class;
+}
+
+/**
+ * sw_mirror_advance - catch up without an event
+ * @m:		the mirror
+ * @now:	jiffies
+ *
+ * Settles cancels past their grace and brings the wheels' clocks to
+ * @now, within the budget.
+ *
+ * Return: true if every wheel caught up.
+ */
+bool sw_mirror_advance(struct sw_mirror *m, unsigned long now)
+{
+	sw_mirror_set_now(m, now);
+	sw_mirror_expire_grace(m);
+	return sw_mirror_run(m, m->now, false);
+}
+
+/**
+ * sw_mirror_figures - what the mirror shows for one wheel
+ * @m:		the mirror
+ * @w:		the wheel, 0 .. @m->nr_wheels - 1
+ * @fig:	filled in; @fig->lat points into the mirror
+ */
+void sw_mirror_figures(const struct sw_mirror *m, unsigned int w, struct sw_mirror_figures *fig)
+{
+	const struct sw_mirror_wheel *wh = &m->wheels[w];
+
+	fig->kind = wh->base.geo.kind;
+	fig->hz = wh->hz.vhz;
+	fig->seen = m->seen;
+	fig->cancelled = m->cancelled;
+	fig->expired = m->expired;
+	fig->pending = m->pending;
+	fig->dropped = m->dropped;
+	fig->cascaded = wh->cascaded;
+	fig->due_ticks = wh->due_ticks;
+	fig->clamped = wh->clamped;
+	fig->parked = wh->parked;
+	fig->ran = wh->ran;
+	fig->behind = wh->behind;
+	fig->lat = wh->lat;
+}
+
+/**
+ * sw_mirror_consistent - check the mirror's invariants
+ * @m:		the mirror
+ *
+ * seen = cancelled + expired + pending + dropped; pending is the number
+ * of records in use; each wheel holds the timer of every record in use
+ * but those its clock ran; the cancels held are records detached.
+ * Walks every record in use: for a read, not for every event.
+ *
+ * Return: true if they hold.
+ */
+bool sw_mirror_consistent(const struct sw_mirror *m)
+{
+	const struct sw_mirror_rec *r;
+	unsigned long in_use = 0, detached = 0;
+	unsigned int i;
+
+	if (m->seen != m->cancelled + m->expired + m->pending + m->dropped)
+		return false;
+	for (i = 0; i < ARRAY_SIZE(m->hash); i++) {
+		hlist_for_each_entry(r, &m->hash[i], hash) {
+			in_use++;
+			if (r->state == SW_REC_FREE)
+				return false;
+			detached += r->state != SW_REC_PENDING;
+		}
+	}
+	if (in_use != m->pending)
+		return false;
+	list_for_each_entry(r, &m->detached, detached) {
+		if (r->state == SW_REC_PENDING || r->state == SW_REC_FREE)
+			return false;
+		detached--;
+	}
+	if (detached)
+		return false;
+	for (i = 0; i < m->nr_slots; i++) {
+		if (m->slots[i] && m->slots[i]->state != SW_REC_DETACHED)
+			return false;
+	}
+	for (i = 0; i < m->nr_wheels; i++) {
+		if (m->wheels[i].base.nr_pending + m->wheels[i].ran_pending != m->pending)
+			return false;
+	}
+	return true;
+}

@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * shadow-wheel: the mirror, the kernel's own timer traffic replayed into
+ * passive wheels of every kind at every HZ (sw_mirror.c). Pure logic: the
+ * caller serialises the events, supplies the records and the per-CPU
+ * slots, and says what time it is; nothing here allocates or locks.
+ */
+#ifndef _SHADOW_WHEEL_SW_MIRROR_H
+#define _SHADOW_WHEEL_SW_MIRROR_H
+
+#include <linux/list.h>
+#include <linux/types.h>
+
+#include "sw_diff.h"
+#include "sw_hz.h"
+#include "sw_wheel.h"
+
+/* The kernel's HZ and the three virtual ones, each for the three kinds */
+#define SW_MIRROR_NR_HZ		4
+#define SW_MIRROR_MAX_WHEELS	(SW_MIRROR_NR_HZ * SW_WHEEL_NR_KINDS)
+#define SW_MIRROR_HASH_BITS	10
+
+/* Lateness bins: early, 0, then [2^(b-2), 2^(b-1)) ticks; the last takes the rest */
+#define SW_MIRROR_LAT_BINS	28
+
+/* What a probe saw */
+enum sw_mirror_ev_type {
+	SW_EV_START,		/* timer_start */
+	SW_EV_CANCEL,		/* timer_cancel */
+	SW_EV_EXPIRE,		/* timer_expire_entry */
+};
+
+/* sw_mirror_event::have */
+#define SW_EVF_IDX	0x1U	/* @tflags holds the kernel's bucket index (START) */
+#define SW_EVF_BUCKET	0x2U	/* @kclk of a START is its bucket_expiry (6.12) */
+#define SW_EVF_EXPIRES	0x4U	/* @expires of an EXPIRE is timer->expires */
+
+/**
+ * struct sw_mirror_event - one event of the kernel's timer tracepoints
+ * @type:	enum sw_mirror_ev_type
+ * @timer:	the struct timer_list, as an identity (never dereferenced)
+ * @cpu:	the CPU the probe ran on
+ * @now:	jiffies when it ran
+ * @expires:	START: the expiry (6.1's argument, 6.12's timer->expires);
+ *		EXPIRE: timer->expires if %SW_EVF_EXPIRES
+ * @kclk:	START: bucket_expiry if %SW_EVF_BUCKET; EXPIRE: baseclk
+ * @tflags:	timer->flags (6.1's timer_start: its flags argument)
+ * @have:	SW_EVF_*
+ */
+struct sw_mirror_event {
+	enum sw_mirror_ev_type	type;
+	const void		*timer;
+	unsigned int		cpu;
+	unsigned long		now;
+	unsigned long		expires;
+	unsigned long		kclk;
+	u32			tflags;
+	unsigned int		have;
+};
+
+/* What sw_mirror_event() made of an event */
+enum sw_mirror_class {
+	SW_MC_ARM,		/* start of a timer not pending: a new one */
+	SW_MC_REARM,		/* start right after its cancel on the CPU: a requeue */
+	SW_MC_MIGRATE,		/* the same, onto another CPU's base */
+	SW_MC_CANCEL,		/* cancel of a pending timer, decided by what follows */
+	SW_MC_EXPIRE,		/* expire_entry after its cancel: an expiry */
+	SW_MC_EXPIRE_OWED,	/* expire_entry of an expiry already counted */
+	SW_MC_UNTRACKED,	/* of a timer with no record: older than the mirror, or dropped */
+	SW_MC_DROPPED,		/* start of a new timer with no record left */
+	SW_MC_ANOMALY,		/* a sequence the kernel does not produce */
+	SW_MC_NR,
+};
+
+/* Per-timer states */
+enum sw_mirror_state {
+	SW_REC_FREE,
+	SW_REC_PENDING,		/* armed in the kernel */
+	SW_REC_DETACHED,	/* cancelled; the CPU's next event tells why */
+	SW_REC_DUE_DETACHED,	/* cancelled when due, not requeued: its expire_entry is awaited */
+};
+
+/**
+ * struct sw_mirror_rec - the mirror's record of one real timer
+ * @hash:	in the mirror's table while in use, on its free list otherwise
+ * @detached:	on the mirror's list of cancels not yet decided, oldest first
+ * @timer:	the timer_list it mirrors
+ * @expires:	its expiry, as last seen
+ * @ktick:	the tick the kernel will run it at (6.12: said; 6.1: derived
+ *		from the bucket index, else the mirror's own)
+ * @detach_at:	jiffies of its cancel, while (DUE_)DETACHED
+ * @owed_tick:	the mirror's tick of an expiry counted before its
+ *		expire_entry came (see SW_MC_EXPIRE_OWED)
+ * @tflags:	the kernel's flags at its last start
+ * @state:	enum sw_mirror_state
+ * @reason:	the differential's reason at its last placement
+ * @owed_reason: @reason of the expiry owed its expire_entry
+ * @due:	its bucket was due when it was cancelled
+ * @owed:	an expire_entry is owed to an expiry already counted
+ * @cancel_cpu:	the CPU its cancel came from
+ * @lvl:	the level each wheel placed it at
+ * @ent:	its timer in each wheel
+ */
+struct sw_mirror_rec {
+	struct hlist_node	hash;
+	struct list_head	detached;
+	const void		*timer;
+	unsigned long		expires;
+	unsigned long		ktick;
+	unsigned long		detach_at;
+	unsigned long		owed_tick;
+	u32			tflags;
+	u8			state;
+	u8			reason;
+	u8			owed_reason;
+	bool			due;
+	bool			owed;
+	unsigned int		cancel_cpu;
+	u8			lvl[SW_MIRROR_MAX_WHEELS];
+	struct sw_timer		ent[SW_MIRROR_MAX_WHEELS];
+};
+
+/**
+ * struct sw_mirror_lateness - lateness of the expired timers placed at one level
+ * @count:	timers
+ * @min:	least lateness, in the wheel's ticks
+ * @max:	most
+ * @hist:	by bin, see %SW_MIRROR_LAT_BINS
+ */
+struct sw_mirror_lateness {
+	unsigned long	count;
+	long		min;
+	long		max;
+	unsigned long	hist[SW_MIRROR_LAT_BINS];
+};
+
+/**
+ * struct sw_mirror_wheel - one passive wheel of the mirror
+ * @base:	the wheel
+ * @hz:		its HZ as seen from the kernel's jiffies
+ * @cascaded:	timers its cascades moved (seed, classic)
+ * @due_ticks:	ticks at which its clock found timers still due
+ * @ran:	timers its clock ran before the kernel's event for them came
+ * @ran_pending: of those, the ones whose record is still in use
+ * @clamped:	placements clamped to the largest timeout (mainline)
+ * @parked:	placements beyond the last level's range (seed)
+ * @behind:	events after which its clock had not caught up (budget)
+ * @lat:	lateness of expired timers per level of placement: its tick
+ *		minus the kernel's expiry converted to its HZ
+ */
+struct sw_mirror_wheel {
+	struct sw_base			base;
+	struct sw_hz			hz;
+	unsigned long			cascaded;
+	unsigned long			due_ticks;
+	unsigned long			ran;
+	unsigned long			ran_pending;
+	unsigned long			clamped;
+	unsigned long			parked;
+	unsigned long			behind;
+	struct sw_mirror_lateness	lat[SW_MAX_DEPTH];
+};
+
+/**
+ * struct sw_mirror - every kind of wheel at every HZ, fed the kernel's events
+ * @khz:	the kernel's HZ
+ * @nr_wheels:	wheels in use: 9, or 12 when the kernel's HZ is 300
+ * @kernel_wheel: the mainline wheel at @khz, the differential's
+ * @budget:	work each wheel may do per event to catch up (ticks, timers
+ *		run or cascaded); the tick in progress is always finished
+ * @grace:	jiffies a cancel may wait for the event that explains it
+ * @now:	the latest jiffies seen
+ * @wheels:	the wheels: for each HZ (the kernel's first, then 100, 250,
+ *		1000 but the kernel's), seed, mainline, classic
+ * @hash:	records in use, by timer
+ * @free:	records not in use
+ * @detached:	records (DUE_)DETACHED, oldest cancel first
+ * @slots:	per CPU, the record whose cancel was that CPU's last event
+ * @nr_slots:	CPUs in @slots
+ * @seen:	timers armed while the mirror ran (starts of a timer not pending)
+ * @cancelled:	of those, cancelled before they expired
+ * @expired:	expired
+ * @pending:	still pending in the kernel (records in use)
+ * @dropped:	not mirrored: no record was free
+ * @expired_remote: expiries run on another CPU than the timer's base's
+ * @cancelled_due: cancels of a due timer that no expire_entry followed
+ * @events:	events by class
+ * @diff:	the differential
+ */
+struct sw_mirror {
+	unsigned int		khz;
+	unsigned int		nr_wheels;
+	unsigned int		kernel_wheel;
+	unsigned int		budget;
+	unsigned int		grace;
+	unsigned long		now;
+	struct sw_mirror_wheel	wheels[SW_MIRROR_MAX_WHEELS];
+	struct hlist_head	hash[1 << SW_MIRROR_HASH_BITS];
+	struct hlist_head	free;
+	struct list_head	detached;
+	struct sw_mirror_rec	**slots;
+	unsigned int		nr_slots;
+	unsigned long		seen;
+	unsigned long		cancelled;
+	unsigned long		expired;
+	unsigned long		pending;
+	unsigned long		dropped;
+	unsigned long		expired_remote;
+	unsigned long		cancelled_due;
+	unsigned long		events[SW_MC_NR];
+	struct sw_diff		diff;
+};
+
+#define SW_MIRROR_BUDGET	256
+#define SW_MIRROR_GRACE		4
+
+/**
+ * struct sw_mirror_figures - what the mirror shows for one wheel
+ * @kind:	the wheel's kind
+ * @hz:		its HZ
+ * @seen:	timers armed while the mirror ran
+ * @cancelled:	cancelled before they expired
+ * @expired:	expired
+ * @pending:	still pending
+ * @dropped:	not mirrored, for want of a record
+ * @cascaded:	timers moved by cascades
+ * @due_ticks:	ticks that had due buckets
+ * @clamped:	clamped placements (mainline)
+ * @parked:	parked placements (seed)
+ * @ran:	timers its clock ran before the kernel's event came
+ * @behind:	events after which it had not caught up
+ * @lat:	lateness per level
+ */
+struct sw_mirror_figures {
+	enum sw_wheel_kind		kind;
+	unsigned int			hz;
+	unsigned long			seen;
+	unsigned long			cancelled;
+	unsigned long			expired;
+	unsigned long			pending;
+	unsigned long			dropped;
+	unsigned long			cascaded;
+	unsigned long			due_ticks;
+	unsigned long			clamped;
+	unsigned long			parked;
+	unsigned long			ran;
+	unsigned long			behind;
+	const struct sw_mirror_lateness	*lat;
+};
+
+int sw_mirror_init(struct sw_mirror *m, unsigned int khz, unsigned long now,
+		   struct sw_mirror_rec **slots, unsigned int nr_slots);
+void sw_mirror_add_records(struct sw_mirror *m, struct sw_mirror_rec *recs, unsigned int n);
+enum sw_mirror_class sw_mirror_event(struct sw_mirror *m, const struct sw_mirror_event *ev);
+bool sw_mirror_advance(struct sw_mirror *m, unsigned long now);
+void sw_mirror_figures(const struct sw_mirror *m, unsigned int w, struct sw_mirror_figures *fig);
+bool sw_mirror_consistent(const struct sw_mirror *m);
+const char *sw_mirror_class_name(enum sw_mirror_class class);
+unsigned int sw_mirror_lat_bin(long lateness);
+
+#endif /* _SHADOW_WHEEL_SW_MIRROR_H */

@@ -1,0 +1,686 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suites for the mirror (core/sw_mirror.c, core/sw_diff.c): the
+ * kernel's timer events replayed into passive wheels.
+ *
+ * shadow_wheel_mirror_events states the classification table at the top
+ * of sw_mirror.c case by case, with the event sequences kernel/time/timer.c
+ * produces (6.1 and 6.12); shadow_wheel_mirror_diff the differential's
+ * reasons, one kernel behaviour each. The long random streams are in
+ * sw_mirror_model_test.c.
+ */
+#include <kunit/test.h>
+#include <linux/kernel.h>
+#include <linux/slab.h>
+
+#include "../core/sw_mirror.h"
+
+#define SW_MT_RECS	8
+#define SW_MT_CPUS	4
+
+/* A mirror with a few records and four CPUs, started at @now */
+struct sw_mt {
+	struct sw_mirror	m;
+	struct sw_mirror_rec	recs[SW_MT_RECS];
+	struct sw_mirror_rec	*slots[SW_MT_CPUS];
+	unsigned long		timers[SW_MT_RECS + 4];	/* their addresses are the identities */
+};
+
+static struct sw_mt *sw_mt_new(struct kunit *test, unsigned int khz, unsigned long now,
+			       unsigned int nr_recs)
+{
+	struct sw_mt *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_ASSERT_EQ(test, sw_mirror_init(&t->m, khz, now, t->slots, SW_MT_CPUS), 0);
+	sw_mirror_add_records(&t->m, t->recs, nr_recs);
+	return t;
+}
+
+/* The kernel's flags: the base's CPU and, as timer_start carries them, the bucket */
+static u32 sw_mt_flags(unsigned int cpu, unsigned int idx)
+{
+	return cpu | idx << SW_KTIMER_ARRAYSHIFT;
+}
+
+/* The bucket mainline puts @expires in from clock @clk, as the kernel does */
+static unsigned int sw_mt_kidx(struct sw_mt *t, unsigned long expires, unsigned long clk)
+{
+	struct sw_place place;
+
+	sw_wheel_place(&t->m.wheels[t->m.kernel_wheel].base.geo, clk, expires, 0, &place);
+	return place.idx;
+}
+
+/* 6.1's timer_start: expires and flags with the bucket, placed from jiffies */
+static enum sw_mirror_class sw_mt_start(struct sw_mt *t, unsigned int i, unsigned int cpu,
+					unsigned long now, unsigned long expires)
+{
+	struct sw_mirror_event ev = {
+		.type = SW_EV_START,
+		.timer = &t->timers[i],
+		.cpu = cpu,
+		.now = now,
+		.expires = expires,
+		.tflags = sw_mt_flags(cpu, sw_mt_kidx(t, expires, now)),
+		.have = SW_EVF_IDX,
+	};
+
+	return sw_mirror_event(&t->m, &ev);
+}
+
+static enum sw_mirror_class sw_mt_cancel(struct sw_mt *t, unsigned int i, unsigned int cpu,
+					 unsigned long now)
+{
+	struct sw_mirror_event ev = {
+		.type = SW_EV_CANCEL,
+		.timer = &t->timers[i],
+		.cpu = cpu,
+		.now = now,
+	};
+
+	return sw_mirror_event(&t->m, &ev);
+}
+
+static enum sw_mirror_class sw_mt_expire(struct sw_mt *t, unsigned int i, unsigned int cpu,
+					 unsigned long now, unsigned long baseclk)
+{
+	struct sw_mirror_event ev = {
+		.type = SW_EV_EXPIRE,
+		.timer = &t->timers[i],
+		.cpu = cpu,
+		.now = now,
+		.kclk = baseclk,
+	};
+
+	return sw_mirror_event(&t->m, &ev);
+}
+
+/* seen, cancelled, expired, pending, dropped; and the invariants */
+static void sw_mt_expect(struct kunit *test, struct sw_mt *t, unsigned long seen,
+			 unsigned long cancelled, unsigned long expired, unsigned long pending,
+			 unsigned long dropped)
+{
+	KUNIT_EXPECT_EQ(test, t->m.seen, seen);
+	KUNIT_EXPECT_EQ(test, t->m.cancelled, cancelled);
+	KUNIT_EXPECT_EQ(test, t->m.expired, expired);
+	KUNIT_EXPECT_EQ(test, t->m.pending, pending);
+	KUNIT_EXPECT_EQ(test, t->m.dropped, dropped);
+	KUNIT_EXPECT_TRUE(test, sw_mirror_consistent(&t->m));
+}
+
+#define SW_MT_J0	100000UL
+
+/*
+ * Suite shadow_wheel_mirror_setup: which wheels a mirror runs
+ */
+
+static void sw_mirror_runs_every_kind_at_four_hz(struct kunit *test)
+{
+	static const unsigned int khz[] = { 100, 250, 300, 1000 };
+	unsigned int i, w;
+
+	for (i = 0; i < ARRAY_SIZE(khz); i++) {
+		struct sw_mt *t = sw_mt_new(test, khz[i], SW_MT_J0, 0);
+		unsigned int per_hz[SW_WHEEL_NR_KINDS] = { 0 };
+		bool has[1001] = { false };
+
+		/* The kernel's HZ, deduplicated with 100, 250, 1000 */
+		KUNIT_EXPECT_EQ(test, t->m.nr_wheels, khz[i] == 300 ? 12U : 9U);
+		for (w = 0; w < t->m.nr_wheels; w++) {
+			struct sw_mirror_wheel *wh = &t->m.wheels[w];
+
+			per_hz[wh->base.geo.kind]++;
+			has[wh->hz.vhz] = true;
+			KUNIT_EXPECT_EQ(test, wh->hz.khz, khz[i]);
+			KUNIT_EXPECT_EQ(test, wh->base.geo.hz, wh->hz.vhz);
+			/* Its clock is jiffies in its HZ */
+			KUNIT_EXPECT_EQ(test, wh->base.clk, sw_hz_clock(&wh->hz, SW_MT_J0));
+		}
+		KUNIT_EXPECT_TRUE(test, has[100] && has[250] && has[1000] && has[khz[i]]);
+		KUNIT_EXPECT_EQ(test, per_hz[SW_WHEEL_SEED], per_hz[SW_WHEEL_MAINLINE]);
+		KUNIT_EXPECT_EQ(test, per_hz[SW_WHEEL_SEED], per_hz[SW_WHEEL_CLASSIC]);
+		/* The differential's wheel: mainline at the kernel's HZ, on jiffies itself */
+		w = t->m.kernel_wheel;
+		KUNIT_EXPECT_EQ(test, t->m.wheels[w].base.geo.kind, SW_WHEEL_MAINLINE);
+		KUNIT_EXPECT_EQ(test, t->m.wheels[w].hz.vhz, khz[i]);
+		KUNIT_EXPECT_EQ(test, t->m.wheels[w].base.clk, SW_MT_J0);
+		KUNIT_EXPECT_TRUE(test, sw_mirror_consistent(&t->m));
+	}
+}
+
+static void sw_mirror_rejects_unknown_hz(struct kunit *test)
+{
+	struct sw_mirror_rec *slots[1];
+	struct sw_mirror *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	KUNIT_EXPECT_EQ(test, sw_mirror_init(m, 1024, 0, slots, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sw_mirror_init(m, 0, 0, slots, 1), -EINVAL);
+}
+
+static struct kunit_case sw_mirror_setup_cases[] = {
+	KUNIT_CASE(sw_mirror_runs_every_kind_at_four_hz),
+	KUNIT_CASE(sw_mirror_rejects_unknown_hz),
+	{}
+};
+
+static struct kunit_suite sw_mirror_setup_suite = {
+	.name = "shadow_wheel_mirror_setup",
+	.test_cases = sw_mirror_setup_cases,
+};
+
+/*
+ * Suite shadow_wheel_mirror_events: the classification, one sequence of
+ * kernel/time/timer.c each (HZ=250 kernel).
+ */
+
+/* A start of a timer the mirror has not seen begins a lifetime, in every wheel */
+static void sw_mirror_start_arms_in_every_wheel(struct kunit *test)
+{
+	struct sw_mt *t = sw_mt_new(test, 250, SW_MT_J0, SW_MT_RECS);
+	unsigned int w;
+
+	KUNIT_EXPECT_EQ(test, sw_mt_start(t, 0, 0, SW_MT_J0, SW_MT_J0 + 250), SW_MC_ARM);
+	sw_mt_expect(test, t, 1, 0, 0, 1, 0);
+	for (w = 0; w < t->m.nr_wheels; w++) {
+		struct sw_mirror_wheel *wh = &t->m.wheels[w];
+
+		KUNIT_EXPECT_EQ(test, wh->base.nr_pending, 1UL);
+		/* A second later, in each HZ */
+		KUNIT_EXPECT_EQ(test, t->recs[SW_MT_RECS - 1].ent[w].expires,
+				sw_hz_expiry(&wh->hz, SW_MT_J0 + 250));
+		KUNIT_EXPECT_LE(test, t->recs[SW_MT_RECS - 1].ent[w].expires - wh->base.clk,
+				wh->hz.vhz + 1UL);
+	}
+	KUNIT_EXPECT_EQ(test, t->m.diff.count[SW_DIFF_PLACEMENT][SW_DIFF_MATCH], 1UL);
+}
+
+/* mod_timer() of a pending timer: cancel, then start on the same CPU */
+static void sw_mirror_cancel_then_start_is_a_requeue(struct kunit *test)
+{
+	struct sw_mt *t = sw_mt_new(test, 250, SW_MT_J0, SW_MT_RECS);
+
+	sw_mt_start(t, 0, 1, SW_MT_J0, SW_MT_J0 + 100);
+	KUNIT_EXPECT_EQ(test, sw_mt_cancel(t, 0, 1, SW_MT_J0 + 5), SW_MC_CANCEL);
+	/* Undecided: still pending */
+	sw_mt_expect(test, t, 1, 0, 0, 1, 0);
+	KUNIT_EXPECT_EQ(test, sw_mt_start(t, 0, 1, SW_MT_J0 + 5, SW_MT_J0 + 900), SW_MC_REARM);
+	sw_mt_expect(test, t, 1, 0, 0, 1, 0);
+	KUNIT_EXPECT_EQ(test, t->recs[SW_MT_RECS - 1].ent[t->m.kernel_wheel].expires,
+			SW_MT_J0 + 900);
+	KUNIT_EXPECT_EQ(test, t->m.events[SW_MC_REARM], 1UL);
+}
+
+/* The same onto another CPU's base (6.1's get_nohz_timer_target, hotplug) */
+static void sw_mirror_requeue_onto_another_base_is_a_migration(struct kunit *test)
+{
+	struct sw_mt *t = sw_mt_new(test, 250, SW_MT_J0, SW_MT_RECS);
+	struct sw_mirror_event ev = {
+		.type = SW_EV_START,
+		.timer = &t->timers[0],
+		.cpu = 1,
+		.now = SW_MT_J0 + 1,
+		.expires = SW_MT_J0 + 30,
+		.have = SW_EVF_IDX,
+	};
+
+	sw_mt_start(t, 0, 1, SW_MT_J0, SW_MT_J0 + 20);
+	sw_mt_cancel(t, 0, 1, SW_MT_J0 + 1);
+	/* Enqueued on CPU 3's base by CPU 1 */
+	ev.tflags = sw_mt_flags(3, sw_mt_kidx(t, ev.expires, ev.now));
+	KUNIT_EXPECT_EQ(test, sw_mirror_event(&t->m, &ev), SW_MC_MIGRATE);
+	sw_mt_expect(test, t, 1, 0, 0, 1, 0);
+}
+
+/* del_timer(): a cancel that the CPU's next event does not explain */
+static void sw_mirror_cancel_then_anything_else_is_a_cancel(struct kunit *test)
+{
+	struct sw_mt *t = sw_mt_new(test, 250, SW_MT_J0, SW_MT_RECS);
+	unsigned int w;
+
+	sw_mt_start(t, 0, 0, SW_MT_J0, SW_MT_J0 + 100);
+	sw_mt_cancel(t, 0, 2, SW_MT_J0 + 10);
+	/* Another CPU's events decide nothing */
+	sw_mt_start(t, 1, 0, SW_MT_J0 + 10, SW_MT_J0 + 20);
+	sw_mt_expect(test, t, 2, 0, 0, 2, 0);
+	/* CPU 2's next event does */
+	sw_mt_start(t, 2, 2, SW_MT_J0 + 10, SW_MT_J0 + 20);
+	sw_mt_expect(test, t, 3, 1, 0, 2, 0);
+	KUNIT_EXPECT_EQ(test, t->m.cancelled_due, 0UL);
+	for (w = 0; w < t->m.nr_wheels; w++)
+		KUNIT_EXPECT_EQ(test, t->m.wheels[w].base.nr_pending, 2UL);
+	/* A later start of the same timer is a new lifetime */
+	KUNIT_EXPECT_EQ(test, sw_mt_start(t, 0, 2, SW_MT_J0 + 11, SW_MT_J0 + 40), SW_MC_ARM);
+	sw_mt_expect(test, t, 4, 1, 0, 3, 0);
+}
+
+/*
+ * expire_timers(): detach_timer() fires timer_cancel under the base lock,
+ * call_timer_fn() then timer_expire_entry on the same CPU
+ */
+static void sw_mirror_cancel_then_expire_entry_is_an_expiry(struct kunit *test)
+{
+	struct sw_mt *t = sw_mt_new(test, 250, SW_MT_J0, SW_MT_RECS);
+	struct sw_mirror_wheel *kw = &t->m.wheels[t->m.kernel_wheel];
+	unsigned long expires = SW_MT_J0 + 10;
+
+	sw_mt_start(t, 0, 0, SW_MT_J0, expires);
+	/* Level 0 runs it on the next tick after its expiry */
+	KUNIT_EXPECT_EQ(test, sw_mt_cancel(t, 0, 0, expires + 1), SW_MC_CANCEL);
+	KUNIT_EXPECT_EQ(test, sw_mt_expire(t, 0, 0, expires + 1, expires + 1), SW_MC_EXPIRE);
+	sw_mt_expect(test, t, 1, 0, 1, 0, 0);
+	KUNIT_EXPECT_EQ(test, kw->lat[0].count, 1UL);
+	KUNIT_EXPECT_EQ(test, kw->lat[0].min, 1L);
+	KUNIT_EXPECT_EQ(test, kw->lat[0].max, 1L);
+	KUNIT_EXPECT_EQ(test, kw->lat[0].hist[sw_mirror_lat_bin(1)], 1UL);
+	/* The wheel's clock went through the tick the kernel ran */
+	KUNIT_EXPECT_EQ(test, kw->base.clk, expires + 2);
+	KUNIT_EXPECT_EQ(test, t->m.diff.count[SW_DIFF_EXPIRY][SW_DIFF_MATCH], 1UL);
+	KUNIT_EXPECT_EQ(test, t->m.expired_remote, 0UL);
+}
+
+/*
+ * An interrupt between the detach and the callback (interrupts are on in
+ * call_timer_fn()) arms another timer on that CPU: the expiry is awaited
+ */
+static void sw_mirror_expiry_survives_an_interrupt_between(struct kunit *test)
+{
+	struct sw_mt *t = sw_mt_new(test, 250, SW_MT_J0, SW_MT_RECS);
+	unsigned long expires = SW_MT_J0 + 10;
+
+	sw_mt_start(t, 0, 0, SW_MT_J0, expires);
+	sw_mt_cancel(t, 0, 0, expires + 1);
+	KUNIT_EXPECT_EQ(test, sw_mt_start(t, 1, 0, expires + 1, expires + 50), SW_MC_ARM);
+	KUNIT_EXPECT_EQ(test, t->recs[SW_MT_RECS - 1].state, (u8)SW_REC_DUE_DETACHED);
+	sw_mt_expect(test, t, 2, 0, 0, 2, 0);
+	KUNIT_EXPECT_EQ(test, sw_mt_expire(t, 0, 0, expires + 1, expires + 1), SW_MC_EXPIRE);
+	sw_mt_expect(test, t, 2, 0, 1, 1, 0);
+}
+
+/* A due timer cancelled (del_timer() racing the softirq): after the grace, a cancel */
+static void sw_mirror_due_cancel_without_expiry_is_a_cancel(struct kunit *test)
+{
+	struct sw_mt *t = sw_mt_new(test, 250, SW_MT_J0, SW_MT_RECS);
+	unsigned long expires = SW_MT_J0 + 10;
+
+	sw_mt_start(t, 0, 0, SW_MT_J0, expires);
+	sw_mt_cancel(t, 0, 0, expires + 3);
+	sw_mt_start(t, 1, 0, expires + 3, expires + 50);
+	KUNIT_EXPECT_TRUE(test, sw_mirror_advance(&t->m, expires + 3 + t->m.grace - 1));
+	sw_mt_expect(test, t, 2, 0, 0, 2, 0);
+	KUNIT_EXPECT_TRUE(test, sw_mirror_advance(&t->m, expires + 3 + t->m.grace));
+	sw_mt_expect(test, t, 2, 1, 0, 1, 0);
+	KUNIT_EXPECT_EQ(test, t->m.cancelled_due, 1UL);
+	/* A cancel whose CPU goes quiet is settled by the grace as well */
+	sw_mt_cancel(t, 1, 3, expires + 10);
+	sw_mirror_advance(&t->m, expires + 10 + t->m.grace);
+	sw_mt_expect(test, t, 2, 2, 0, 0, 0);
+	KUNIT_EXPECT_NULL(test, t->slots[3]);
+}
+
+/*
+ * Another CPU re-arms the timer between its detach and its callback
+ * (mod_timer() of a running timer stays on its base): the expiry counts
+ * at that start, and its late expire_entry is recognised by a baseclk
+ * before the new placement's tick
+ */
+static void sw_mirror_restart_before_expire_entry_owes_it(struct kunit *test)
+{
+	struct sw_mt *t = sw_mt_new(test, 250, SW_MT_J0, SW_MT_RECS);
+	unsigned long expires = SW_MT_J0 + 10, b = expires + 1;
+
+	sw_mt_start(t, 0, 0, SW_MT_J0, expires);
+	sw_mt_cancel(t, 0, 0, b);
+	KUNIT_EXPECT_EQ(test, sw_mt_start(t, 0, 2, b, b + 20), SW_MC_ARM);
+	sw_mt_expect(test, t, 2, 0, 1, 1, 0);
+	KUNIT_EXPECT_EQ(test, sw_mt_expire(t, 0, 0, b, b), SW_MC_EXPIRE_OWED);
+	sw_mt_expect(test, t, 2, 0, 1, 1, 0);
+	KUNIT_EXPECT_EQ(test, t->m.diff.count[SW_DIFF_EXPIRY][SW_DIFF_MATCH], 1UL);
+	/* The new lifetime's own expiry */
+	sw_mt_cancel(t, 0, 1, b + 21);
+	KUNIT_EXPECT_EQ(test, sw_mt_expire(t, 0, 1, b + 21, b + 21), SW_MC_EXPIRE);
+	sw_mt_expect(test, t, 2, 0, 2, 0, 0);
+	KUNIT_EXPECT_EQ(test, t->m.diff.count[SW_DIFF_EXPIRY][SW_DIFF_MATCH], 2UL);
+	KUNIT_EXPECT_EQ(test, t->m.wheels[t->m.kernel_wheel].lat[0].count, 2UL);
+}
+
+/*
+ * Only a baseclk before the new placement's tick can be the owed
+ * expire_entry: one at that tick belongs to the new lifetime, whose
+ * cancel was lost
+ */
+static void sw_mirror_owed_expiry_needs_an_earlier_baseclk(struct kunit *test)
+{
+	struct sw_mt *t = sw_mt_new(test, 250, SW_MT_J0, SW_MT_RECS);
+	unsigned long expires = SW_MT_J0 + 10, b = expires + 1;
+
+	sw_mt_start(t, 0, 0, SW_MT_J0, expires);
+	sw_mt_cancel(t, 0, 0, b);
+	sw_mt_start(t, 0, 2, b, b + 20);
+	KUNIT_EXPECT_EQ(test, sw_mt_expire(t, 0, 0, b + 21, b + 21), SW_MC_ANOMALY);
+	sw_mt_expect(test, t, 2, 0, 2, 0, 0);
+}
+
+/* 6.12: a global timer of an idle CPU run by another (timer_expire_remote()) */
+static void sw_mirror_remote_expiry_is_counted(struct kunit *test)
+{
+	struct sw_mt *t = sw_mt_new(test, 250, SW_MT_J0, SW_MT_RECS);
+
+	sw_mt_start(t, 0, 2, SW_MT_J0, SW_MT_J0 + 10);
+	sw_mt_cancel(t, 0, 1, SW_MT_J0 + 11);
+	KUNIT_EXPECT_EQ(test, sw_mt_expire(t, 0, 1, SW_MT_J0 + 11, SW_MT_J0 + 11), SW_MC_EXPIRE);
+	sw_mt_expect(test, t, 1, 0, 1, 0, 0);
+	KUNIT_EXPECT_EQ(test, t->m.expired_remote, 1UL);
+}
+
+/* Events of timers armed before the mirror started are not counted in its lifetimes */
+static void sw_mirror_unknown_timers_are_untracked(struct kunit *test)
+{
+	struct sw_mt *t = sw_mt_new(test, 250, SW_MT_J0, SW_MT_RECS);
+
+	KUNIT_EXPECT_EQ(test, sw_mt_cancel(t, 5, 0, SW_MT_J0), SW_MC_UNTRACKED);
+	KUNIT_EXPECT_EQ(test, sw_mt_expire(t, 5, 0, SW_MT_J0, SW_MT_J0), SW_MC_UNTRACKED);
+	/* A requeue of one: its cancel is untracked, its start a new lifetime */
+	sw_mt_cancel(t, 6, 1, SW_MT_J0);
+	KUNIT_EXPECT_EQ(test, sw_mt_start(t, 6, 1, SW_MT_J0, SW_MT_J0 + 5), SW_MC_ARM);
+	sw_mt_expect(test, t, 1, 0, 0, 1, 0);
+	KUNIT_EXPECT_EQ(test, t->m.events[SW_MC_UNTRACKED], 3UL);
+}
+
+/* With no record left a start is dropped, counted, and the mirror stays consistent */
+static void sw_mirror_drops_when_out_of_records(struct kunit *test)
+{
+	struct sw_mt *t = sw_mt_new(test, 250, SW_MT_J0, 2);
+	unsigned int w;
+
+	sw_mt_start(t, 0, 0, SW_MT_J0, SW_MT_J0 + 10);
+	sw_mt_start(t, 1, 0, SW_MT_J0, SW_MT_J0 + 10);
+	KUNIT_EXPECT_EQ(test, sw_mt_start(t, 2, 0, SW_MT_J0, SW_MT_J0 + 10), SW_MC_DROPPED);
+	sw_mt_expect(test, t, 3, 0, 0, 2, 1);
+	for (w = 0; w < t->m.nr_wheels; w++)
+		KUNIT_EXPECT_EQ(test, t->m.wheels[w].base.nr_pending, 2UL);
+	/* Its later events are untracked; a freed record serves the next start */
+	KUNIT_EXPECT_EQ(test, sw_mt_cancel(t, 2, 0, SW_MT_J0 + 1), SW_MC_UNTRACKED);
+	sw_mt_cancel(t, 0, 0, SW_MT_J0 + 1);
+	sw_mt_cancel(t, 1, 1, SW_MT_J0 + 1);
+	KUNIT_EXPECT_EQ(test, sw_mt_start(t, 3, 0, SW_MT_J0 + 1, SW_MT_J0 + 10), SW_MC_ARM);
+	sw_mt_expect(test, t, 4, 1, 0, 2, 1);
+}
+
+/*
+ * Passive wheels run their ticks as jiffies pass and mark the timers
+ * they would have run; the kernel's expiry still closes the lifetime,
+ * and the lateness is the wheel's tick against the kernel's expiry
+ */
+static void sw_mirror_wheels_run_as_jiffies_pass(struct kunit *test)
+{
+	struct sw_mt *t = sw_mt_new(test, 1000, SW_MT_J0, SW_MT_RECS);
+	unsigned long expires = SW_MT_J0 + 3000;	/* 3 s, level 2 at HZ=1000 */
+	unsigned int w;
+
+	sw_mt_start(t, 0, 0, SW_MT_J0, expires);
+	/* Past the last granule of every wheel; the classic ones tick one by one */
+	while (!sw_mirror_advance(&t->m, expires + 1000))
+		KUNIT_ASSERT_TRUE(test, sw_mirror_consistent(&t->m));
+	KUNIT_EXPECT_TRUE(test, sw_mirror_consistent(&t->m));
+	for (w = 0; w < t->m.nr_wheels; w++) {
+		struct sw_mirror_wheel *wh = &t->m.wheels[w];
+
+		/* Every wheel's tick for it has passed: run, once, at one due tick */
+		KUNIT_EXPECT_EQ_MSG(test, wh->ran, 1UL, "wheel %u", w);
+		KUNIT_EXPECT_EQ(test, wh->due_ticks, 1UL);
+		KUNIT_EXPECT_EQ(test, wh->base.nr_pending, 0UL);
+		KUNIT_EXPECT_EQ(test, wh->base.clk, sw_hz_clock(&wh->hz, expires + 1000));
+	}
+	sw_mt_cancel(t, 0, 0, expires + 1000);
+	sw_mt_expire(t, 0, 0, expires + 1000, (expires | 63) + 1);
+	sw_mt_expect(test, t, 1, 0, 1, 0, 0);
+	for (w = 0; w < t->m.nr_wheels; w++) {
+		struct sw_mirror_wheel *wh = &t->m.wheels[w];
+		const struct sw_mirror_lateness *lat = &wh->lat[t->recs[SW_MT_RECS - 1].lvl[w]];
+		long gran = wh->base.geo.exact ? 0 : sw_lvl_gran(t->recs[SW_MT_RECS - 1].lvl[w]);
+
+		KUNIT_EXPECT_EQ(test, lat->count, 1UL);
+		/* Never early; late by up to the level's granularity (classic: on time) */
+		KUNIT_EXPECT_GE_MSG(test, lat->min, gran ? 1L : 0L, "wheel %u", w);
+		KUNIT_EXPECT_LE_MSG(test, lat->max, gran, "wheel %u", w);
+	}
+}
+
+/* A work budget per event: a wheel left behind catches up later */
+static void sw_mirror_catches_up_within_a_budget(struct kunit *test)
+{
+	struct sw_mt *t = sw_mt_new(test, 100, SW_MT_J0, SW_MT_RECS);
+	unsigned int w, rounds = 0;
+
+	t->m.budget = 4;
+	/* A far timer keeps the classic wheels ticking one tick at a time */
+	sw_mt_start(t, 0, 0, SW_MT_J0, SW_MT_J0 + 5000);
+	KUNIT_EXPECT_FALSE(test, sw_mirror_advance(&t->m, SW_MT_J0 + 1000));
+	for (w = 0; w < t->m.nr_wheels; w++) {
+		if (t->m.wheels[w].base.geo.kind == SW_WHEEL_CLASSIC)
+			KUNIT_EXPECT_EQ(test, t->m.wheels[w].behind, 1UL);
+	}
+	KUNIT_EXPECT_TRUE(test, sw_mirror_consistent(&t->m));
+	while (!sw_mirror_advance(&t->m, SW_MT_J0 + 1000))
+		KUNIT_ASSERT_LT(test, ++rounds, 10000U);
+	/* 1000 ticks at HZ 100 and 10000 at HZ 1000, four a call */
+	KUNIT_EXPECT_GE(test, rounds, 2000U);
+	for (w = 0; w < t->m.nr_wheels; w++)
+		KUNIT_EXPECT_EQ(test, t->m.wheels[w].base.clk,
+				sw_hz_clock(&t->m.wheels[w].hz, SW_MT_J0 + 1000));
+}
+
+/* Clamped (mainline) and parked (seed) placements are counted per wheel */
+static void sw_mirror_counts_clamped_and_parked(struct kunit *test)
+{
+	struct sw_mt *t = sw_mt_new(test, 1000, SW_MT_J0, SW_MT_RECS);
+	unsigned int w;
+
+	/* 20 days: beyond mainline's range at 1000, beyond seed's everywhere */
+	sw_mt_start(t, 0, 0, SW_MT_J0, SW_MT_J0 + 20UL * 86400 * 1000);
+	for (w = 0; w < t->m.nr_wheels; w++) {
+		struct sw_mirror_wheel *wh = &t->m.wheels[w];
+		enum sw_wheel_kind kind = wh->base.geo.kind;
+		/* Mainline's range is 12 days at 1000, 49 at 250, 15 at 100 */
+		bool clamp = kind == SW_WHEEL_MAINLINE && wh->hz.vhz != 250;
+
+		KUNIT_EXPECT_EQ_MSG(test, wh->clamped, (unsigned long)clamp, "wheel %u", w);
+		KUNIT_EXPECT_EQ_MSG(test, wh->parked, (unsigned long)(kind == SW_WHEEL_SEED),
+				    "wheel %u", w);
+	}
+}
+
+/* The clocks wrap: 32-bit jiffies wrap five minutes after boot */
+static void sw_mirror_events_across_the_wrap(struct kunit *test)
+{
+	unsigned long j = ULONG_MAX - 20, tick = ((j + 700) | 63) + 1;
+	struct sw_mt *t = sw_mt_new(test, 250, j, SW_MT_RECS);
+	struct sw_mirror_wheel *kw = &t->m.wheels[t->m.kernel_wheel];
+
+	sw_mt_start(t, 0, 0, j, j + 30);
+	sw_mt_start(t, 1, 0, j, j + 700);
+	sw_mt_cancel(t, 0, 0, j + 31);
+	KUNIT_EXPECT_EQ(test, sw_mt_expire(t, 0, 0, j + 31, j + 31), SW_MC_EXPIRE);
+	KUNIT_EXPECT_EQ(test, kw->lat[0].max, 1L);
+	/* Level 2: the next multiple of 64 after the expiry, past the wrap */
+	KUNIT_EXPECT_LT(test, tick, 1000UL);
+	sw_mt_cancel(t, 1, 0, tick);
+	KUNIT_EXPECT_EQ(test, sw_mt_expire(t, 1, 0, tick, tick), SW_MC_EXPIRE);
+	sw_mt_expect(test, t, 2, 0, 2, 0, 0);
+	KUNIT_EXPECT_EQ(test, t->m.diff.count[SW_DIFF_PLACEMENT][SW_DIFF_MATCH], 2UL);
+	KUNIT_EXPECT_EQ(test, t->m.diff.count[SW_DIFF_EXPIRY][SW_DIFF_MATCH], 2UL);
+	KUNIT_EXPECT_EQ(test, kw->lat[2].count, 1UL);
+	KUNIT_EXPECT_EQ(test, kw->base.clk, tick + 1);
+}
+
+static struct kunit_case sw_mirror_events_cases[] = {
+	KUNIT_CASE(sw_mirror_start_arms_in_every_wheel),
+	KUNIT_CASE(sw_mirror_cancel_then_start_is_a_requeue),
+	KUNIT_CASE(sw_mirror_requeue_onto_another_base_is_a_migration),
+	KUNIT_CASE(sw_mirror_cancel_then_anything_else_is_a_cancel),
+	KUNIT_CASE(sw_mirror_cancel_then_expire_entry_is_an_expiry),
+	KUNIT_CASE(sw_mirror_expiry_survives_an_interrupt_between),
+	KUNIT_CASE(sw_mirror_due_cancel_without_expiry_is_a_cancel),
+	KUNIT_CASE(sw_mirror_restart_before_expire_entry_owes_it),
+	KUNIT_CASE(sw_mirror_owed_expiry_needs_an_earlier_baseclk),
+	KUNIT_CASE(sw_mirror_remote_expiry_is_counted),
+	KUNIT_CASE(sw_mirror_unknown_timers_are_untracked),
+	KUNIT_CASE(sw_mirror_drops_when_out_of_records),
+	KUNIT_CASE(sw_mirror_wheels_run_as_jiffies_pass),
+	KUNIT_CASE(sw_mirror_catches_up_within_a_budget),
+	KUNIT_CASE(sw_mirror_counts_clamped_and_parked),
+	KUNIT_CASE(sw_mirror_events_across_the_wrap),
+	{}
+};
+
+static struct kunit_suite sw_mirror_events_suite = {
+	.name = "shadow_wheel_mirror_events",
+	.test_cases = sw_mirror_events_cases,
+};
+
+/*
+ * Suite shadow_wheel_mirror_diff: each reason is a kernel behaviour,
+ * shown by the clock the kernel placed the timer from
+ */
+
+static struct sw_geometry *sw_md_geo(struct kunit *test, unsigned int hz)
+{
+	struct sw_geometry *geo = kunit_kzalloc(test, sizeof(*geo), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, geo);
+	KUNIT_ASSERT_EQ(test, sw_geometry_init(geo, SW_WHEEL_MAINLINE, hz), 0);
+	return geo;
+}
+
+/* The kernel's placement of @expires from base clock @clk, as 6.1 (idx) or 6.12 also says */
+static void sw_md_kernel(const struct sw_geometry *geo, unsigned long clk, unsigned long expires,
+			 bool v612, struct sw_diff_kernel *k)
+{
+	struct sw_place place;
+
+	sw_wheel_place(geo, clk, expires, 0, &place);
+	k->idx = place.idx;
+	k->has_idx = true;
+	k->bucket_expiry = place.bucket_expiry;
+	k->has_bucket = v612;
+}
+
+static void sw_diff_reasons_name_the_clock(struct kunit *test)
+{
+	struct sw_geometry *geo = sw_md_geo(test, 250);
+	const unsigned long j = 1000000;
+	struct sw_diff_kernel k;
+	unsigned int v612;
+
+	for (v612 = 0; v612 <= 1; v612++) {
+		/* Delta 63 from jiffies: level 1; from one tick later, level 0 */
+		unsigned long e = j + 63;
+
+		sw_md_kernel(geo, j, e, v612, &k);
+		KUNIT_EXPECT_EQ(test, sw_diff_placement(geo, e, 0, j, j, &k), SW_DIFF_MATCH);
+		/* The mirror's wheel had run tick j for another base */
+		KUNIT_EXPECT_EQ(test, sw_diff_placement(geo, e, 0, j, j + 1, &k),
+				SW_DIFF_CLK_AT_JIFFIES);
+		/* The real base had run tick j: base->clk is j + 1 */
+		sw_md_kernel(geo, j + 1, e, v612, &k);
+		KUNIT_EXPECT_EQ(test, sw_diff_placement(geo, e, 0, j, j, &k), SW_DIFF_CLK_AHEAD);
+		/* The mirror's wheel had not caught up: 504 from j - 1 is level 2 */
+		e = j + 503;
+		sw_md_kernel(geo, j, e, v612, &k);
+		KUNIT_EXPECT_EQ(test, sw_diff_placement(geo, e, 0, j, j - 1, &k),
+				SW_DIFF_MIRROR_BEHIND);
+		/* The real base lagged: 40 ticks behind puts it a level up */
+		e = j + 480;
+		sw_md_kernel(geo, j - 40, e, v612, &k);
+		KUNIT_EXPECT_EQ(test, sw_diff_placement(geo, e, 0, j, j, &k), SW_DIFF_CLK_BEHIND);
+		/* Overdue from a lagging base: its bucket is named by that base's clock */
+		sw_md_kernel(geo, j - 7, j - 20, v612, &k);
+		KUNIT_EXPECT_EQ(test, sw_diff_placement(geo, j - 20, 0, j, j, &k),
+				SW_DIFF_CLK_BEHIND);
+		/* Nothing any clock explains: a level-2 bucket for an expiry in the past */
+		k.idx = 130;
+		k.bucket_expiry = j + 12345;
+		KUNIT_EXPECT_EQ(test, sw_diff_placement(geo, j - 20, 0, j, j, &k),
+				SW_DIFF_UNEXPLAINED);
+	}
+}
+
+/* Deferrable timers: the kernel's own base numbers its buckets from 0 */
+static void sw_diff_deferrable_compares_within_its_half(struct kunit *test)
+{
+	struct sw_geometry *geo = sw_md_geo(test, 1000);
+	struct sw_diff_kernel k;
+
+	sw_md_kernel(geo, 500, 900, true, &k);
+	KUNIT_EXPECT_EQ(test, sw_diff_placement(geo, 900, SW_TIMER_DEFERRABLE, 500, 500, &k),
+			SW_DIFF_MATCH);
+}
+
+static void sw_diff_expiry_follows_placement(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, sw_diff_expiry(100, 100, SW_DIFF_CLK_BEHIND), SW_DIFF_MATCH);
+	KUNIT_EXPECT_EQ(test, sw_diff_expiry(100, 104, SW_DIFF_CLK_BEHIND), SW_DIFF_PLACED_APART);
+	KUNIT_EXPECT_EQ(test, sw_diff_expiry(100, 104, SW_DIFF_MATCH), SW_DIFF_UNEXPLAINED);
+}
+
+/* The kernel's tick: said by 6.12, derived from 6.1's bucket index */
+static void sw_diff_kernel_tick_from_the_index(struct kunit *test)
+{
+	struct sw_geometry *geo = sw_md_geo(test, 250);
+	static const long deltas[] = { 0, 1, 62, 63, 500, 4031, 4032, 100000, 132120575 };
+	unsigned long j = ULONG_MAX - 5000, tick;
+	struct sw_diff_kernel k;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(deltas); i++) {
+		sw_md_kernel(geo, j, j + deltas[i], false, &k);
+		KUNIT_EXPECT_TRUE(test, sw_diff_kernel_tick(geo, &k, j + deltas[i], j, &tick));
+		KUNIT_EXPECT_EQ_MSG(test, tick, k.bucket_expiry, "delta %ld", deltas[i]);
+	}
+	/* Overdue: the tick is the clock it was placed from, at most jiffies + 1 */
+	sw_md_kernel(geo, j + 1, j - 300, false, &k);
+	KUNIT_EXPECT_TRUE(test, sw_diff_kernel_tick(geo, &k, j - 300, j, &tick));
+	KUNIT_EXPECT_EQ(test, tick, j + 1);
+	k.has_idx = false;
+	KUNIT_EXPECT_FALSE(test, sw_diff_kernel_tick(geo, &k, j - 300, j, &tick));
+}
+
+/* Every comparison is counted; the first mismatches are kept with their data */
+static void sw_diff_keeps_the_first_mismatches(struct kunit *test)
+{
+	struct sw_diff *diff = kunit_kzalloc(test, sizeof(*diff), GFP_KERNEL);
+	struct sw_diff_entry e = { .what = SW_DIFF_PLACEMENT };
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, diff);
+	for (i = 0; i < 3 * SW_DIFF_KEEP; i++) {
+		e.reason = i % 3 ? SW_DIFF_MATCH : SW_DIFF_CLK_AHEAD;
+		e.expires = i;
+		sw_diff_record(diff, &e);
+	}
+	KUNIT_EXPECT_EQ(test, diff->count[SW_DIFF_PLACEMENT][SW_DIFF_MATCH], 2UL * SW_DIFF_KEEP);
+	KUNIT_EXPECT_EQ(test, diff->count[SW_DIFF_PLACEMENT][SW_DIFF_CLK_AHEAD],
+			(unsigned long)SW_DIFF_KEEP);
+	KUNIT_EXPECT_EQ(test, diff->nr_kept, (unsigned int)SW_DIFF_KEEP);
+	for (i = 0; i < SW_DIFF_KEEP; i++)
+		KUNIT_EXPECT_EQ(test, diff->kept[i].expires, 3UL * i);
+	KUNIT_EXPECT_STREQ(test, sw_diff_reason_name(SW_DIFF_CLK_AHEAD), "clk_ahead");
+}
+
+static struct kunit_case sw_mirror_diff_cases[] = {
+	KUNIT_CASE(sw_diff_reasons_name_the_clock),
+	KUNIT_CASE(sw_diff_deferrable_compares_within_its_half),
+	KUNIT_CASE(sw_diff_expiry_follows_placement),
+	KUNIT_CASE(sw_diff_kernel_tick_from_the_index),
+	KUNIT_CASE(sw_diff_keeps_the_first_mismatches),
+	{}
+};
+
+static struct kunit_suite sw_mirror_diff_suite = {
+	.name = "shadow_wheel_mirror_diff",
+	.test_cases = sw_mirror_diff_cases,
+};
+
+kunit_test_suites(&sw_mirror_setup_suite, &sw_mirror_events_suite, &sw_mirror_diff_suite);
