@@ -11,12 +11,14 @@
  * the kernel cancels or expires it. Each wheel's clock follows jiffies,
  * converted to its HZ: before an event at jiffies j it processes its
  * ticks before j (the real base's clock is j after forward_timer_base()),
- * and before an expiry with baseclk B its ticks up to B (the real base
- * has run tick B). A due bucket is processed as the wheel would (cascades
- * included), its timers only marked as run. The tick a wheel runs a
- * timer at is known when it places it, so the lateness of an expiry is
- * that tick minus the kernel's expiry in the wheel's HZ, whenever the
- * kernel's expiry comes. Catching up is bounded per event by a budget;
+ * and before an expiry with baseclk B, or the cancel of a timer whose
+ * tick B has come (the detach of that expiry), its ticks up to B (the
+ * real base has run tick B and its clock is B + 1). A due bucket is
+ * processed as the wheel would (cascades included), its timers only
+ * marked as run. The tick a wheel runs a timer at is known when it
+ * places it, so the lateness of an expiry is that tick minus the
+ * kernel's expiry in the wheel's HZ, whenever the kernel's expiry
+ * comes. Catching up is bounded per event by a budget;
  * a wheel left behind places timers from its older clock (the
  * differential says so) and catches up on later events or
  * sw_mirror_advance().
@@ -399,6 +401,8 @@ static enum sw_mirror_class sw_mirror_restart(struct sw_mirror *m, struct sw_mir
 					      const struct sw_mirror_event *ev)
 {
 	sw_mirror_lateness(m, r, r->expires);
+	if (sw_ktimer_cpu(r->tflags) != r->cancel_cpu)
+		m->expired_remote++;
 	r->owed = true;
 	r->owed_tick = r->ent[m->kernel_wheel].bucket_expiry;
 	r->owed_reason = r->reason;
@@ -590,10 +594,17 @@ enum sw_mirror_class sw_mirror_event(struct sw_mirror *m, const struct sw_mirror
 	else if (held && !sw_mirror_settle(m, held) && held == r)
 		r = NULL;
 
+	sw_mirror_run(m, ev->now, false);
+	/*
+	 * The real base has run the tick of an expiry, and most likely of a
+	 * due cancel (which an expiry is): timers it places from now on are
+	 * placed from the next tick, even before the expire_entry comes
+	 */
 	if (ev->type == SW_EV_EXPIRE)
 		sw_mirror_run(m, ev->kclk, true);
-	else
-		sw_mirror_run(m, ev->now, false);
+	else if (ev->type == SW_EV_CANCEL && r && r->state == SW_REC_PENDING &&
+		 !sw_time_before(ev->now, r->ktick))
+		sw_mirror_run(m, r->ktick, true);
 
 	switch (ev->type) {
 	case SW_EV_START:
