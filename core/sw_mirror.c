@@ -70,6 +70,7 @@
 #include <linux/errno.h>
 #include <linux/hash.h>
 #include <linux/kernel.h>
+#include <linux/limits.h>
 #include <linux/string.h>
 
 #include "sw_mirror.h"
@@ -253,6 +254,20 @@ unsigned int sw_mirror_lat_bin(long lateness)
 	return min_t(unsigned int, fls_long(lateness) + 1, SW_MIRROR_LAT_BINS - 1);
 }
 
+/**
+ * sw_mirror_lat_bin_top - the largest lateness a histogram bin holds
+ * @bin:	0 .. %SW_MIRROR_LAT_BINS - 1
+ *
+ * Return: -1 for early, 0 for on time, 2^(bin-1) - 1 ticks, LONG_MAX for
+ * the last bin, which takes the rest.
+ */
+long sw_mirror_lat_bin_top(unsigned int bin)
+{
+	if (bin >= SW_MIRROR_LAT_BINS - 1)
+		return LONG_MAX;
+	return bin ? (1L << (bin - 1)) - 1 : -1;
+}
+
 static void sw_mirror_lat_add(struct sw_mirror_lateness *lat, long lateness)
 {
 	lat->count++;
@@ -270,12 +285,19 @@ static void sw_mirror_lateness(struct sw_mirror *m, struct sw_mirror_rec *r,
 {
 	unsigned int w;
 
+	struct sw_mirror_outcome *out = m->out_timer == r->timer ? m->out : NULL;
+
 	for (w = 0; w < m->nr_wheels; w++) {
 		struct sw_mirror_wheel *wh = &m->wheels[w];
 		unsigned long v = sw_hz_expiry_at(&wh->hz, expires, m->now);
+		long lateness = (long)(r->ent[w].bucket_expiry - v);
 
-		sw_mirror_lat_add(&wh->lat[r->lvl[w]], (long)(r->ent[w].bucket_expiry - v));
+		sw_mirror_lat_add(&wh->lat[r->lvl[w]], lateness);
+		if (out)
+			out->lateness[w] = lateness;
 	}
+	if (out)
+		out->expired = true;
 }
 
 static void sw_mirror_diff_expiry(struct sw_mirror *m, struct sw_mirror_rec *r,
@@ -332,6 +354,10 @@ static void sw_mirror_place(struct sw_mirror *m, struct sw_mirror_rec *r,
 		if (geo->kind == SW_WHEEL_SEED && (long)delta >= 0 &&
 		    delta >= geo->lvl_start[geo->depth])
 			wh->parked++;
+	}
+	if (m->out && m->out_timer == r->timer) {
+		memcpy(m->out->lvl, r->lvl, sizeof(m->out->lvl));
+		m->out->placed = true;
 	}
 
 	r->reason = SW_DIFF_MATCH;
@@ -618,6 +644,32 @@ enum sw_mirror_class sw_mirror_event(struct sw_mirror *m, const struct sw_mirror
 		break;
 	}
 	m->events[class]++;
+	return class;
+}
+
+/**
+ * sw_mirror_event_outcome - replay one event and say what it did to its timer
+ * @m:		the mirror
+ * @ev:		the event
+ * @out:	filled in: whether the event placed @ev's timer, at which level
+ *		in each wheel, and whether it counted its expiry, how late in
+ *		each wheel. Other timers the event settles are not reported.
+ *
+ * Return: as sw_mirror_event().
+ */
+enum sw_mirror_class sw_mirror_event_outcome(struct sw_mirror *m,
+					     const struct sw_mirror_event *ev,
+					     struct sw_mirror_outcome *out)
+{
+	enum sw_mirror_class class;
+
+	out->placed = false;
+	out->expired = false;
+	m->out = out;
+	m->out_timer = ev->timer;
+	class = sw_mirror_event(m, ev);
+	m->out = NULL;
+	m->out_timer = NULL;
 	return class;
 }
 

@@ -162,6 +162,20 @@ struct sw_mirror_wheel {
 };
 
 /**
+ * struct sw_mirror_outcome - what the wheels made of one event's own timer
+ * @placed:	the event placed it: @lvl holds each wheel's level
+ * @expired:	the event counted its expiry: @lateness holds each wheel's
+ * @lvl:	per wheel, the level it was placed at
+ * @lateness:	per wheel, in that wheel's ticks
+ */
+struct sw_mirror_outcome {
+	bool		placed;
+	bool		expired;
+	u8		lvl[SW_MIRROR_MAX_WHEELS];
+	long		lateness[SW_MIRROR_MAX_WHEELS];
+};
+
+/**
  * struct sw_mirror - every kind of wheel at every HZ, fed the kernel's events
  * @khz:	the kernel's HZ
  * @nr_wheels:	wheels in use: 9, or 12 when the kernel's HZ is 300
@@ -186,6 +200,8 @@ struct sw_mirror_wheel {
  * @cancelled_due: cancels of a due timer that no expire_entry followed
  * @events:	events by class
  * @diff:	the differential
+ * @out:	while sw_mirror_event_outcome() runs, where it reports
+ * @out_timer:	the timer @out is about
  */
 struct sw_mirror {
 	unsigned int		khz;
@@ -209,6 +225,8 @@ struct sw_mirror {
 	unsigned long		cancelled_due;
 	unsigned long		events[SW_MC_NR];
 	struct sw_diff		diff;
+	struct sw_mirror_outcome *out;
+	const void		*out_timer;
 };
 
 #define SW_MIRROR_BUDGET	256
@@ -252,10 +270,14 @@ int sw_mirror_init(struct sw_mirror *m, unsigned int khz, unsigned long now,
 		   struct sw_mirror_rec **slots, unsigned int nr_slots);
 void sw_mirror_add_records(struct sw_mirror *m, struct sw_mirror_rec *recs, unsigned int n);
 enum sw_mirror_class sw_mirror_event(struct sw_mirror *m, const struct sw_mirror_event *ev);
+enum sw_mirror_class sw_mirror_event_outcome(struct sw_mirror *m,
+					     const struct sw_mirror_event *ev,
+					     struct sw_mirror_outcome *out);
 bool sw_mirror_advance(struct sw_mirror *m, unsigned long now);
 void sw_mirror_figures(const struct sw_mirror *m, unsigned int w, struct sw_mirror_figures *fig);
 bool sw_mirror_consistent(const struct sw_mirror *m);
 const char *sw_mirror_class_name(enum sw_mirror_class class);
 unsigned int sw_mirror_lat_bin(long lateness);
+long sw_mirror_lat_bin_top(unsigned int bin);
 
 #endif /* _SHADOW_WHEEL_SW_MIRROR_H */

@@ -515,6 +515,86 @@ static void sw_mirror_events_across_the_wrap(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kw->base.clk, tick + 1);
 }
 
+/* What an event did to its own timer, for the caller's accounting by timer */
+static void sw_mirror_outcome_is_the_events_own_timer(struct kunit *test)
+{
+	struct sw_mt *t = sw_mt_new(test, 250, SW_MT_J0, SW_MT_RECS);
+	struct sw_mirror_rec *rec = &t->recs[SW_MT_RECS - 1];
+	unsigned long expires = SW_MT_J0 + 10;
+	struct sw_mirror_outcome out;
+	struct sw_mirror_event ev = {
+		.type = SW_EV_START,
+		.timer = &t->timers[0],
+		.now = SW_MT_J0,
+		.expires = expires,
+		.tflags = sw_mt_flags(0, sw_mt_kidx(t, expires, SW_MT_J0)),
+		.have = SW_EVF_IDX,
+	};
+	unsigned int w;
+
+	memset(&out, 0x6b, sizeof(out));
+	KUNIT_EXPECT_EQ(test, sw_mirror_event_outcome(&t->m, &ev, &out), SW_MC_ARM);
+	KUNIT_EXPECT_TRUE(test, out.placed);
+	KUNIT_EXPECT_FALSE(test, out.expired);
+	KUNIT_EXPECT_EQ(test, out.lvl[t->m.kernel_wheel], 0);
+	for (w = 0; w < t->m.nr_wheels; w++)
+		KUNIT_EXPECT_EQ(test, out.lvl[w], rec->lvl[w]);
+
+	ev.type = SW_EV_CANCEL;
+	ev.now = expires + 1;
+	KUNIT_EXPECT_EQ(test, sw_mirror_event_outcome(&t->m, &ev, &out), SW_MC_CANCEL);
+	KUNIT_EXPECT_FALSE(test, out.placed);
+	KUNIT_EXPECT_FALSE(test, out.expired);
+
+	ev.type = SW_EV_EXPIRE;
+	ev.kclk = expires + 1;
+	ev.have = 0;
+	KUNIT_EXPECT_EQ(test, sw_mirror_event_outcome(&t->m, &ev, &out), SW_MC_EXPIRE);
+	KUNIT_EXPECT_FALSE(test, out.placed);
+	KUNIT_EXPECT_TRUE(test, out.expired);
+	KUNIT_EXPECT_EQ(test, out.lateness[t->m.kernel_wheel], 1L);
+	/* One timer in all: each wheel's lateness is the one it recorded */
+	for (w = 0; w < t->m.nr_wheels; w++) {
+		const struct sw_mirror_lateness *lat = &t->m.wheels[w].lat[rec->lvl[w]];
+
+		KUNIT_EXPECT_EQ(test, lat->count, 1UL);
+		KUNIT_EXPECT_EQ(test, out.lateness[w], lat->max);
+	}
+
+	/* Timer 1's held cancel, settled by timer 2's start, is not timer 2's outcome */
+	sw_mt_start(t, 1, 1, expires + 2, expires + 100);
+	sw_mt_cancel(t, 1, 1, expires + 3);
+	ev = (struct sw_mirror_event){
+		.type = SW_EV_START,
+		.timer = &t->timers[2],
+		.cpu = 1,
+		.now = expires + 4,
+		.expires = expires + 40,
+		.tflags = sw_mt_flags(1, sw_mt_kidx(t, expires + 40, expires + 4)),
+		.have = SW_EVF_IDX,
+	};
+	KUNIT_EXPECT_EQ(test, sw_mirror_event_outcome(&t->m, &ev, &out), SW_MC_ARM);
+	KUNIT_EXPECT_TRUE(test, out.placed);
+	KUNIT_EXPECT_FALSE(test, out.expired);
+	sw_mt_expect(test, t, 3, 1, 1, 1, 0);
+}
+
+/* A bin's top bounds what it holds, and the bin below holds less */
+static void sw_mirror_lat_bin_top_bounds_its_bin(struct kunit *test)
+{
+	long lateness;
+
+	for (lateness = -5; lateness < 100000; lateness++) {
+		unsigned int bin = sw_mirror_lat_bin(lateness);
+
+		KUNIT_ASSERT_GE(test, sw_mirror_lat_bin_top(bin), lateness);
+		if (bin)
+			KUNIT_ASSERT_LT(test, sw_mirror_lat_bin_top(bin - 1), lateness);
+	}
+	KUNIT_EXPECT_EQ(test, sw_mirror_lat_bin_top(SW_MIRROR_LAT_BINS - 1), LONG_MAX);
+	KUNIT_EXPECT_EQ(test, sw_mirror_lat_bin(LONG_MAX), SW_MIRROR_LAT_BINS - 1);
+}
+
 static struct kunit_case sw_mirror_events_cases[] = {
 	KUNIT_CASE(sw_mirror_start_arms_in_every_wheel),
 	KUNIT_CASE(sw_mirror_cancel_then_start_is_a_requeue),
@@ -532,6 +612,8 @@ static struct kunit_case sw_mirror_events_cases[] = {
 	KUNIT_CASE(sw_mirror_catches_up_within_a_budget),
 	KUNIT_CASE(sw_mirror_counts_clamped_and_parked),
 	KUNIT_CASE(sw_mirror_events_across_the_wrap),
+	KUNIT_CASE(sw_mirror_outcome_is_the_events_own_timer),
+	KUNIT_CASE(sw_mirror_lat_bin_top_bounds_its_bin),
 	{}
 };
 
