@@ -11,6 +11,8 @@
  *  timer_shutdown_sync()			6.2, and 6.1.84 on
  *  timer_container_of()			6.16; from_timer() before
  *  hrtimer_setup()			6.13; hrtimer_init() goes in 6.15
+ *  the timer_start tracepoint		(timer, expires, flags) until 6.7,
+ *					(timer, bucket_expiry) from 6.8
  */
 #ifndef _SHADOW_WHEEL_SW_COMPAT_H
 #define _SHADOW_WHEEL_SW_COMPAT_H
@@ -39,6 +41,31 @@ static inline void hrtimer_setup(struct hrtimer *timer,
 {
 	hrtimer_init(timer, clock_id, mode);
 	timer->function = function;
+}
+#endif
+
+/*
+ * A probe on the kernel's timer_start tracepoint, named @name, that calls
+ * @fn(timer, expires, flags, has_bucket_expiry, bucket_expiry) whatever
+ * the tracepoint's form: until 6.7 it passes the expiry and the flags
+ * (with the bucket index the timer was just given); from 6.8 it passes
+ * the tick the timer's bucket runs at, and the expiry and the flags are
+ * the timer's own (the probe runs under the base lock, where they were
+ * just set).
+ */
+#ifdef SW_HAVE_TIMER_START_BUCKET_EXPIRY
+#define SW_DEFINE_TIMER_START_PROBE(name, fn)					\
+static void name(void *data, struct timer_list *timer, unsigned long bucket_expiry) \
+{										\
+	fn(timer, READ_ONCE(timer->expires), READ_ONCE(timer->flags), true,	\
+	   bucket_expiry);							\
+}
+#else
+#define SW_DEFINE_TIMER_START_PROBE(name, fn)					\
+static void name(void *data, struct timer_list *timer, unsigned long expires,	\
+		 unsigned int flags)						\
+{										\
+	fn(timer, expires, flags, false, 0);					\
 }
 #endif
 

@@ -16,6 +16,7 @@
 #include "sw_control.h"
 #include "sw_cpu.h"
 #include "sw_debugfs.h"
+#include "sw_mirror_run.h"
 
 static struct dentry *sw_dir;
 
@@ -157,6 +158,68 @@ static const struct file_operations sw_bench_fops = {
 	.release	= single_release,
 };
 
+/* mirror/: the files that show the mirror, each from one function */
+#define SW_MIRROR_FILE(name)						\
+static int sw_mirror_##name##_show(struct seq_file *m, void *unused)	\
+{									\
+	return sw_mirror_show_##name(m);				\
+}									\
+DEFINE_SHOW_ATTRIBUTE(sw_mirror_##name)
+
+SW_MIRROR_FILE(stats);
+SW_MIRROR_FILE(lateness);
+SW_MIRROR_FILE(diff);
+SW_MIRROR_FILE(top);
+
+/* mirror/enable: 1 starts the mirror, 0 stops it; reads whether it runs */
+static ssize_t sw_mirror_enable_write(struct file *file, const char __user *ubuf, size_t len,
+				      loff_t *ppos)
+{
+	bool on;
+	int ret;
+
+	ret = kstrtobool_from_user(ubuf, len, &on);
+	if (ret) {
+		pr_warn("shadow_wheel: mirror/enable takes 1 or 0 (%pe)\n", ERR_PTR(ret));
+		return ret;
+	}
+	if (on) {
+		ret = sw_mirror_start();
+		if (ret)
+			return ret;
+	} else {
+		sw_mirror_stop();
+	}
+	return len;
+}
+
+static ssize_t sw_mirror_enable_read(struct file *file, char __user *ubuf, size_t len,
+				     loff_t *ppos)
+{
+	char buf[3] = { sw_mirror_running() ? '1' : '0', '\n', 0 };
+
+	return simple_read_from_buffer(ubuf, len, ppos, buf, 2);
+}
+
+static const struct file_operations sw_mirror_enable_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.read	= sw_mirror_enable_read,
+	.write	= sw_mirror_enable_write,
+	.llseek	= default_llseek,
+};
+
+static void sw_debugfs_mirror_init(struct dentry *parent)
+{
+	struct dentry *dir = debugfs_create_dir("mirror", parent);
+
+	debugfs_create_file("enable", 0600, dir, NULL, &sw_mirror_enable_fops);
+	debugfs_create_file("stats", 0444, dir, NULL, &sw_mirror_stats_fops);
+	debugfs_create_file("lateness", 0444, dir, NULL, &sw_mirror_lateness_fops);
+	debugfs_create_file("diff", 0444, dir, NULL, &sw_mirror_diff_fops);
+	debugfs_create_file("top", 0444, dir, NULL, &sw_mirror_top_fops);
+}
+
 int sw_debugfs_init(void)
 {
 	unsigned int cpu;
@@ -170,6 +233,7 @@ int sw_debugfs_init(void)
 	debugfs_create_file("lateness", 0444, sw_dir, NULL, &sw_lateness_fops);
 	debugfs_create_file("control", 0200, sw_dir, NULL, &sw_control_fops);
 	debugfs_create_file("bench", 0600, sw_dir, NULL, &sw_bench_fops);
+	sw_debugfs_mirror_init(sw_dir);
 	for_each_possible_cpu(cpu) {
 		struct dentry *dir;
 

@@ -11,6 +11,7 @@
 
 #include "sw_cpu.h"
 #include "sw_debugfs.h"
+#include "sw_mirror_run.h"
 #include "../core/sw_wheel.h"
 #include "sw_bench_run.h"
 #include "sw_traffic.h"
@@ -53,6 +54,14 @@ static int __init sw_init(void)
 		sw_cpus_exit();
 		return ret;
 	}
+	ret = sw_mirror_load();
+	if (ret) {
+		pr_err("cannot start the mirror (%pe)\n", ERR_PTR(ret));
+		sw_debugfs_exit();
+		sw_mirror_exit();
+		sw_cpus_exit();
+		return ret;
+	}
 	geo = sw_cpus_geometry();
 	pr_info("%s wheel, HZ=%d, %u levels, %u buckets\n", geometry, HZ, geo->depth,
 		sw_lvl_first_bucket(geo, geo->depth));
@@ -62,6 +71,7 @@ static int __init sw_init(void)
 static void __exit sw_exit(void)
 {
 	sw_debugfs_exit();
+	sw_mirror_exit();
 	sw_bench_exit();
 	sw_traffic_stop();
 	sw_cpus_exit();

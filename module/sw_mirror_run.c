@@ -1,0 +1,659 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * shadow-wheel: the mirror on the running kernel. Probes on the kernel's
+ * timer tracepoints (timer_start, timer_cancel, timer_expire_entry) feed
+ * every real timer event, as it happens, into one struct sw_mirror
+ * (core/sw_mirror.c): every kind of wheel at the kernel's HZ and at HZ
+ * 100, 250 and 1000, side by side, with the differential against the
+ * kernel's own wheel.
+ *
+ * Where the probes run: timer_start and timer_cancel under the real
+ * base's raw lock with interrupts off; timer_expire_entry from the timer
+ * softirq (the ktimers thread on PREEMPT_RT) without the base lock, with
+ * interrupts on unless the timer is TIMER_IRQSAFE: expire_timers() drops
+ * the lock around call_timer_fn(). A timer's events come from any CPU:
+ * mod_timer() and del_timer() run where their caller runs, add_timer_on()
+ * queues on another CPU, and 6.12 runs an idle CPU's global timers on
+ * another one. So one mirror takes them all, serialised by one raw
+ * spinlock taken with interrupts off: no sleeping lock, no allocation
+ * (the records come from a pool allocated at start), no timer API, and
+ * work bounded by the mirror's budget.
+ *
+ * Starting registers the cancel and expire probes before the start probe,
+ * so that every timer the mirror sees armed is followed to its end;
+ * stopping unregisters the start probe first and waits for the probes
+ * still running (tracepoint_synchronize_unregister()) before anything is
+ * freed. Stopped, no probe is registered and the mirror costs nothing;
+ * its figures stay readable until it starts again or the module goes.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/jiffies.h>
+#include <linux/mm.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/seq_file.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/timer.h>
+#include <linux/tracepoint.h>
+
+#include "sw_compat.h"
+#include "sw_mirror_run.h"
+
+/* The largest pool of records a start may ask for */
+#define SW_MIRROR_MAX_RECORDS	SZ_1M
+
+static bool mirror;
+module_param(mirror, bool, 0444);
+MODULE_PARM_DESC(mirror, "mirror the kernel's timers from load on (default 0; mirror/enable)");
+
+static unsigned int mirror_records = 4096;
+module_param(mirror_records, uint, 0644);
+MODULE_PARM_DESC(mirror_records,
+		 "timers pending at once the mirror can follow, from its next start (1..1048576, default 4096)");
+
+/**
+ * struct sw_mirror_live - the mirror and what feeds it
+ * @m:		the mirror, NULL before the first start
+ * @recs:	its records
+ * @slots:	its per-CPU slots, nr_cpu_ids of them
+ * @top:	per real timer function; the last entry takes the rest
+ * @nr_recs:	records in the pool
+ * @started:	jiffies at start
+ * @stopped:	jiffies at stop, while stopped
+ * @running:	the probes are registered
+ */
+struct sw_mirror_live {
+	struct sw_mirror	*m;
+	struct sw_mirror_rec	*recs;
+	struct sw_mirror_rec	**slots;
+	struct sw_mirror_fn	*top;
+	unsigned int		nr_recs;
+	unsigned long		started;
+	unsigned long		stopped;
+	bool			running;
+};
+
+/* Serialises the events into the mirror, and a read with them */
+static DEFINE_RAW_SPINLOCK(sw_mirror_lock);
+/* Serialises start, stop, free and the reads that copy the mirror out */
+static DEFINE_MUTEX(sw_mirror_mutex);
+static struct sw_mirror_live sw_live_mirror;
+
+/* The entry of @fn in the top table: found, or taken, or the rest's */
+static struct sw_mirror_fn *sw_mirror_fn_entry(struct sw_mirror_fn *top, void *fn)
+{
+	unsigned int i;
+
+	for (i = 0; i < SW_MIRROR_TOP_FNS; i++) {
+		if (top[i].fn == fn)
+			return &top[i];
+		if (!top[i].fn) {
+			top[i].fn = fn;
+			return &top[i];
+		}
+	}
+	return &top[SW_MIRROR_TOP_FNS];
+}
+
+/* Account one event of a timer of @fn, with what each wheel made of it */
+static void sw_mirror_fn_account(struct sw_mirror_fn *f, enum sw_mirror_class class,
+				 const struct sw_mirror_outcome *out, unsigned int nr_wheels)
+{
+	unsigned int w;
+
+	f->events[class]++;
+	for (w = 0; w < nr_wheels; w++) {
+		if (out->placed)
+			f->lvl_max[w] = max(f->lvl_max[w], out->lvl[w]);
+		if (out->expired) {
+			f->expired[w]++;
+			f->lat_sum[w] += max(out->lateness[w], 0L);
+			f->lat_max[w] = max(f->lat_max[w], out->lateness[w]);
+		}
+	}
+}
+
+/* One event, from any probe, on any CPU */
+static void sw_mirror_feed(struct sw_mirror_event *ev, void *fn)
+{
+	struct sw_mirror_live *live = &sw_live_mirror;
+	struct sw_mirror_outcome out;
+	enum sw_mirror_class class;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&sw_mirror_lock, flags);
+	ev->cpu = smp_processor_id();
+	ev->now = jiffies;
+	class = sw_mirror_event_outcome(live->m, ev, &out);
+	sw_mirror_fn_account(sw_mirror_fn_entry(live->top, fn), class, &out,
+			     live->m->nr_wheels);
+	raw_spin_unlock_irqrestore(&sw_mirror_lock, flags);
+}
+
+/* timer_start, whichever form the kernel gives it (see sw_compat.h) */
+static void sw_mirror_on_start(struct timer_list *timer, unsigned long expires,
+			       unsigned int flags, bool has_bucket_expiry,
+			       unsigned long bucket_expiry)
+{
+	struct sw_mirror_event ev = {
+		.type = SW_EV_START,
+		.timer = timer,
+		.expires = expires,
+		.tflags = flags,
+		.kclk = bucket_expiry,
+		.have = SW_EVF_IDX | (has_bucket_expiry ? SW_EVF_BUCKET : 0),
+	};
+
+	sw_mirror_feed(&ev, timer->function);
+}
+
+SW_DEFINE_TIMER_START_PROBE(sw_probe_timer_start, sw_mirror_on_start);
+
+static void sw_probe_timer_cancel(void *data, struct timer_list *timer)
+{
+	struct sw_mirror_event ev = {
+		.type = SW_EV_CANCEL,
+		.timer = timer,
+		.tflags = READ_ONCE(timer->flags),
+	};
+
+	sw_mirror_feed(&ev, timer->function);
+}
+
+static void sw_probe_timer_expire_entry(void *data, struct timer_list *timer,
+					unsigned long baseclk)
+{
+	struct sw_mirror_event ev = {
+		.type = SW_EV_EXPIRE,
+		.timer = timer,
+		.expires = READ_ONCE(timer->expires),
+		.kclk = baseclk,
+		.tflags = READ_ONCE(timer->flags),
+		.have = SW_EVF_EXPIRES,
+	};
+
+	sw_mirror_feed(&ev, timer->function);
+}
+
+/* The probes, in the order they are registered */
+static const struct sw_mirror_probe {
+	const char		*name;
+	void			*probe;
+} sw_mirror_probes[] = {
+	{ "timer_cancel",	sw_probe_timer_cancel },
+	{ "timer_expire_entry",	sw_probe_timer_expire_entry },
+	{ "timer_start",	sw_probe_timer_start },
+};
+
+static struct tracepoint *sw_mirror_tps[ARRAY_SIZE(sw_mirror_probes)];
+
+static void sw_mirror_find_tp(struct tracepoint *tp, void *unused)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sw_mirror_probes); i++) {
+		if (!strcmp(tp->name, sw_mirror_probes[i].name))
+			sw_mirror_tps[i] = tp;
+	}
+}
+
+/* Unregister the probes from the last registered, @n of them */
+static void sw_mirror_unregister(unsigned int n)
+{
+	while (n--)
+		tracepoint_probe_unregister(sw_mirror_tps[n], sw_mirror_probes[n].probe, NULL);
+	tracepoint_synchronize_unregister();
+}
+
+static int sw_mirror_register(void)
+{
+	unsigned int i;
+	int ret;
+
+	for_each_kernel_tracepoint(sw_mirror_find_tp, NULL);
+	for (i = 0; i < ARRAY_SIZE(sw_mirror_probes); i++) {
+		if (!sw_mirror_tps[i]) {
+			pr_warn("mirror: the kernel has no %s tracepoint\n",
+				sw_mirror_probes[i].name);
+			sw_mirror_unregister(i);
+			return -ENODEV;
+		}
+		ret = tracepoint_probe_register(sw_mirror_tps[i], sw_mirror_probes[i].probe, NULL);
+		if (ret) {
+			pr_warn("mirror: cannot probe %s (%pe)\n", sw_mirror_probes[i].name,
+				ERR_PTR(ret));
+			sw_mirror_unregister(i);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static void sw_mirror_free(struct sw_mirror_live *live)
+{
+	kvfree(live->m);
+	kvfree(live->recs);
+	kfree(live->slots);
+	kvfree(live->top);
+	memset(live, 0, sizeof(*live));
+}
+
+/**
+ * sw_mirror_start - mirror the kernel's timers from now on
+ *
+ * With a pool of mirror_records records: the timers pending at once it
+ * can follow. Figures of a previous run are dropped. Starting a running
+ * mirror does nothing.
+ *
+ * Return: 0, -EINVAL if mirror_records is out of 1 .. 2^20, -ENOMEM, or
+ * -ENODEV if the kernel lacks the timer tracepoints.
+ */
+int sw_mirror_start(void)
+{
+	struct sw_mirror_live *live = &sw_live_mirror, fresh = {};
+	unsigned int nr_records = READ_ONCE(mirror_records);
+	int ret;
+
+	if (!nr_records || nr_records > SW_MIRROR_MAX_RECORDS) {
+		pr_warn("mirror: mirror_records=%u is not in 1..%d\n", nr_records,
+			SW_MIRROR_MAX_RECORDS);
+		return -EINVAL;
+	}
+	mutex_lock(&sw_mirror_mutex);
+	if (live->running) {
+		mutex_unlock(&sw_mirror_mutex);
+		return 0;
+	}
+	ret = -ENOMEM;
+	fresh.m = kvzalloc(sizeof(*fresh.m), GFP_KERNEL);
+	fresh.recs = kvcalloc(nr_records, sizeof(*fresh.recs), GFP_KERNEL);
+	fresh.slots = kcalloc(nr_cpu_ids, sizeof(*fresh.slots), GFP_KERNEL);
+	fresh.top = kvcalloc(SW_MIRROR_TOP_FNS + 1, sizeof(*fresh.top), GFP_KERNEL);
+	if (!fresh.m || !fresh.recs || !fresh.slots || !fresh.top)
+		goto fail;
+	ret = sw_mirror_init(fresh.m, HZ, jiffies, fresh.slots, nr_cpu_ids);
+	if (ret)
+		goto fail;
+	sw_mirror_add_records(fresh.m, fresh.recs, nr_records);
+	fresh.nr_recs = nr_records;
+	fresh.started = jiffies;
+
+	/* No probe runs now: the old mirror can go and the new one take its place */
+	sw_mirror_free(live);
+	*live = fresh;
+	ret = sw_mirror_register();
+	if (ret) {
+		live->stopped = jiffies;
+		mutex_unlock(&sw_mirror_mutex);
+		return ret;
+	}
+	live->running = true;
+	mutex_unlock(&sw_mirror_mutex);
+	pr_info("mirror: started, %u records, %u wheels\n", nr_records, live->m->nr_wheels);
+	return 0;
+fail:
+	sw_mirror_free(&fresh);
+	mutex_unlock(&sw_mirror_mutex);
+	return ret;
+}
+
+/* Stop with the mutex held */
+static void sw_mirror_stop_locked(struct sw_mirror_live *live)
+{
+	if (!live->running)
+		return;
+	sw_mirror_unregister(ARRAY_SIZE(sw_mirror_probes));
+	live->running = false;
+	live->stopped = jiffies;
+}
+
+/**
+ * sw_mirror_stop - stop mirroring; the figures stay
+ *
+ * No probe runs once it returns. Stopping a stopped mirror does nothing.
+ */
+void sw_mirror_stop(void)
+{
+	mutex_lock(&sw_mirror_mutex);
+	sw_mirror_stop_locked(&sw_live_mirror);
+	mutex_unlock(&sw_mirror_mutex);
+}
+
+bool sw_mirror_running(void)
+{
+	return READ_ONCE(sw_live_mirror.running);
+}
+
+/* On load: start if asked to */
+int sw_mirror_load(void)
+{
+	return mirror ? sw_mirror_start() : 0;
+}
+
+/* On unload: stop and free */
+void sw_mirror_exit(void)
+{
+	mutex_lock(&sw_mirror_mutex);
+	sw_mirror_stop_locked(&sw_live_mirror);
+	sw_mirror_free(&sw_live_mirror);
+	mutex_unlock(&sw_mirror_mutex);
+}
+
+/**
+ * struct sw_mirror_snap - the mirror's figures, copied out for a read
+ * @running:	the probes were registered
+ * @nr_recs:	records in the pool
+ * @elapsed:	jiffies it ran
+ * @consistent:	sw_mirror_consistent() held
+ * @caught_up:	every wheel's clock had caught up with jiffies
+ * @nr_wheels:	wheels
+ * @fig:	per wheel
+ * @depth:	per wheel, its levels
+ * @lat:	per wheel and level, the lateness
+ * @m_events:	events by class
+ * @expired_remote: expiries on another CPU than the timer's base's
+ * @cancelled_due: cancels of due timers no expiry followed
+ * @diff:	the differential
+ */
+struct sw_mirror_snap {
+	bool				running;
+	unsigned int			nr_recs;
+	unsigned long			elapsed;
+	bool				consistent;
+	bool				caught_up;
+	unsigned int			nr_wheels;
+	struct sw_mirror_figures	fig[SW_MIRROR_MAX_WHEELS];
+	unsigned int			depth[SW_MIRROR_MAX_WHEELS];
+	struct sw_mirror_lateness	lat[SW_MIRROR_MAX_WHEELS][SW_MAX_DEPTH];
+	unsigned long			m_events[SW_MC_NR];
+	unsigned long			expired_remote;
+	unsigned long			cancelled_due;
+	struct sw_diff			diff;
+};
+
+/* Rounds of catching up a read may do, each under the lock */
+#define SW_MIRROR_READ_ROUNDS	64
+
+/*
+ * Copy the mirror's figures into @snap (and, if @top, its top table),
+ * having brought its wheels up to jiffies first, a budget at a time with
+ * the lock dropped in between. Returns false if it never ran.
+ */
+static bool sw_mirror_snapshot(struct sw_mirror_snap *snap, struct sw_mirror_fn *top)
+{
+	struct sw_mirror_live *live = &sw_live_mirror;
+	struct sw_mirror *m = live->m;
+	unsigned int w, round;
+	unsigned long flags;
+
+	lockdep_assert_held(&sw_mirror_mutex);
+	if (!m)
+		return false;
+	for (round = 0; round < SW_MIRROR_READ_ROUNDS; round++) {
+		raw_spin_lock_irqsave(&sw_mirror_lock, flags);
+		snap->caught_up = live->running ? sw_mirror_advance(m, jiffies) : true;
+		raw_spin_unlock_irqrestore(&sw_mirror_lock, flags);
+		if (snap->caught_up)
+			break;
+		cond_resched();
+	}
+	raw_spin_lock_irqsave(&sw_mirror_lock, flags);
+	snap->running = live->running;
+	snap->nr_recs = live->nr_recs;
+	snap->elapsed = (live->running ? jiffies : live->stopped) - live->started;
+	snap->consistent = sw_mirror_consistent(m);
+	snap->nr_wheels = m->nr_wheels;
+	for (w = 0; w < m->nr_wheels; w++) {
+		sw_mirror_figures(m, w, &snap->fig[w]);
+		snap->depth[w] = m->wheels[w].base.geo.depth;
+		memcpy(snap->lat[w], snap->fig[w].lat, sizeof(snap->lat[w]));
+		snap->fig[w].lat = snap->lat[w];
+	}
+	memcpy(snap->m_events, m->events, sizeof(snap->m_events));
+	snap->expired_remote = m->expired_remote;
+	snap->cancelled_due = m->cancelled_due;
+	snap->diff = m->diff;
+	if (top)
+		memcpy(top, live->top, (SW_MIRROR_TOP_FNS + 1) * sizeof(*top));
+	raw_spin_unlock_irqrestore(&sw_mirror_lock, flags);
+	return true;
+}
+
+/*
+ * A read: the snapshot in *@snapp, or NULL and a line saying the mirror
+ * never ran. Returns 0 or -ENOMEM.
+ */
+static int sw_mirror_read(struct seq_file *s, struct sw_mirror_fn *top,
+			  struct sw_mirror_snap **snapp)
+{
+	struct sw_mirror_snap *snap = kvzalloc(sizeof(*snap), GFP_KERNEL);
+
+	*snapp = NULL;
+	if (!snap)
+		return -ENOMEM;
+	mutex_lock(&sw_mirror_mutex);
+	if (!sw_mirror_snapshot(snap, top)) {
+		mutex_unlock(&sw_mirror_mutex);
+		seq_puts(s, "running 0\n");
+		kvfree(snap);
+		return 0;
+	}
+	mutex_unlock(&sw_mirror_mutex);
+	*snapp = snap;
+	return 0;
+}
+
+/* "seed.250" and the like: a wheel's name in the files */
+static void sw_mirror_wheel_name(char *buf, size_t size, const struct sw_mirror_figures *fig)
+{
+	snprintf(buf, size, "%s.%u", sw_wheel_kind_name(fig->kind), fig->hz);
+}
+
+/* @n per second over @elapsed jiffies */
+static unsigned long sw_mirror_per_s(unsigned long n, unsigned long elapsed)
+{
+	return elapsed ? div64_ul((u64)n * HZ, elapsed) : 0;
+}
+
+/* @ticks of a wheel at @hz in microseconds */
+static unsigned long long sw_mirror_ticks_us(long ticks, unsigned int hz)
+{
+	return div_u64((u64)max(ticks, 0L) * USEC_PER_SEC, hz);
+}
+
+int sw_mirror_show_stats(struct seq_file *s)
+{
+	struct sw_mirror_snap *snap;
+	unsigned int w, c;
+	char name[24];
+	int ret;
+
+	ret = sw_mirror_read(s, NULL, &snap);
+	if (ret || !snap)
+		return ret;
+	seq_printf(s, "running %d\nrecords %u\nelapsed_ms %u\nhz %d\nwheels %u\n",
+		   snap->running, snap->nr_recs, jiffies_to_msecs(snap->elapsed), HZ,
+		   snap->nr_wheels);
+	seq_printf(s, "consistent %d\ncaught_up %d\n", snap->consistent, snap->caught_up);
+	seq_printf(s, "expired_remote %lu\ncancelled_due %lu\n", snap->expired_remote,
+		   snap->cancelled_due);
+	for (c = 0; c < SW_MC_NR; c++)
+		seq_printf(s, "events.%s %lu\n", sw_mirror_class_name(c), snap->m_events[c]);
+	for (w = 0; w < snap->nr_wheels; w++) {
+		const struct sw_mirror_figures *fig = &snap->fig[w];
+
+		sw_mirror_wheel_name(name, sizeof(name), fig);
+		seq_printf(s,
+			   "wheel %s seen %lu cancelled %lu expired %lu pending %lu dropped %lu cascaded %lu cascaded_per_s %lu due_ticks %lu due_ticks_per_s %lu clamped %lu parked %lu ran_early %lu behind %lu\n",
+			   name, fig->seen, fig->cancelled, fig->expired, fig->pending,
+			   fig->dropped, fig->cascaded,
+			   sw_mirror_per_s(fig->cascaded, snap->elapsed), fig->due_ticks,
+			   sw_mirror_per_s(fig->due_ticks, snap->elapsed), fig->clamped,
+			   fig->parked, fig->ran, fig->behind);
+	}
+	kvfree(snap);
+	return 0;
+}
+
+/*
+ * The least lateness, in ticks, that @q per mille of the timers in @lat
+ * do not exceed, to the histogram's resolution: the top of the bin it
+ * falls in, capped at the largest seen
+ */
+static long sw_mirror_lat_quantile(const struct sw_mirror_lateness *lat, unsigned int q)
+{
+	unsigned long want = div_u64((u64)lat->count * q + 999, 1000), seen = 0;
+	unsigned int b;
+
+	for (b = 0; b < SW_MIRROR_LAT_BINS; b++) {
+		seen += lat->hist[b];
+		if (seen >= want && want)
+			return min_t(long, sw_mirror_lat_bin_top(b), lat->max);
+	}
+	return lat->max;
+}
+
+int sw_mirror_show_lateness(struct seq_file *s)
+{
+	struct sw_mirror_snap *snap;
+	unsigned int w, lvl, b;
+	char name[24];
+	int ret;
+
+	ret = sw_mirror_read(s, NULL, &snap);
+	if (ret || !snap)
+		return ret;
+	for (w = 0; w < snap->nr_wheels; w++) {
+		const struct sw_mirror_figures *fig = &snap->fig[w];
+
+		sw_mirror_wheel_name(name, sizeof(name), fig);
+		for (lvl = 0; lvl < snap->depth[w]; lvl++) {
+			const struct sw_mirror_lateness *lat = &fig->lat[lvl];
+			long p50 = sw_mirror_lat_quantile(lat, 500);
+			long p99 = sw_mirror_lat_quantile(lat, 990);
+
+			if (!lat->count)
+				continue;
+			seq_printf(s,
+				   "wheel %s level %u count %lu min %ld max %ld p50 %ld p99 %ld min_us %llu max_us %llu p50_us %llu p99_us %llu hist",
+				   name, lvl, lat->count, lat->min, lat->max, p50, p99,
+				   sw_mirror_ticks_us(lat->min, fig->hz),
+				   sw_mirror_ticks_us(lat->max, fig->hz),
+				   sw_mirror_ticks_us(p50, fig->hz),
+				   sw_mirror_ticks_us(p99, fig->hz));
+			for (b = 0; b < SW_MIRROR_LAT_BINS; b++)
+				seq_printf(s, "%c%lu", b ? ',' : ' ', lat->hist[b]);
+			seq_putc(s, '\n');
+		}
+	}
+	kvfree(snap);
+	return 0;
+}
+
+static const char * const sw_diff_what_names[SW_DIFF_NR_WHAT] = {
+	[SW_DIFF_PLACEMENT]	= "placement",
+	[SW_DIFF_EXPIRY]	= "expiry",
+};
+
+int sw_mirror_show_diff(struct seq_file *s)
+{
+	struct sw_mirror_snap *snap;
+	const struct sw_diff *diff;
+	unsigned int what, r, i;
+	int ret;
+
+	ret = sw_mirror_read(s, NULL, &snap);
+	if (ret || !snap)
+		return ret;
+	diff = &snap->diff;
+	for (what = 0; what < SW_DIFF_NR_WHAT; what++) {
+		unsigned long all = 0, match;
+
+		for (r = 0; r < SW_DIFF_NR_REASONS; r++) {
+			all += diff->count[what][r];
+			seq_printf(s, "%s.%s %lu\n", sw_diff_what_names[what],
+				   sw_diff_reason_name(r), diff->count[what][r]);
+		}
+		match = diff->count[what][SW_DIFF_MATCH];
+		seq_printf(s, "%s.compared %lu\n%s.match_ppm %llu\n", sw_diff_what_names[what],
+			   all, sw_diff_what_names[what],
+			   all ? div64_u64((u64)match * 1000000, all) : 0);
+	}
+	for (i = 0; i < diff->nr_kept; i++) {
+		const struct sw_diff_entry *e = &diff->kept[i];
+
+		seq_printf(s,
+			   "mismatch %s reason %s timer %p now %lu expires %lu mclk %lu kidx %d midx %u ktick %lu mtick %lu\n",
+			   sw_diff_what_names[e->what], sw_diff_reason_name(e->reason), e->timer,
+			   e->now, e->expires, e->mclk, e->kidx == UINT_MAX ? -1 : (int)e->kidx,
+			   e->midx, e->ktick, e->mtick);
+	}
+	kvfree(snap);
+	return 0;
+}
+
+static unsigned long sw_mirror_fn_events(const struct sw_mirror_fn *f)
+{
+	unsigned long n = 0;
+	unsigned int c;
+
+	for (c = 0; c < SW_MC_NR; c++)
+		n += f->events[c];
+	return n;
+}
+
+/* Most events first */
+static int sw_mirror_fn_cmp(const void *a, const void *b)
+{
+	unsigned long ea = sw_mirror_fn_events(a), eb = sw_mirror_fn_events(b);
+
+	return ea < eb ? 1 : ea > eb ? -1 : 0;
+}
+
+int sw_mirror_show_top(struct seq_file *s)
+{
+	struct sw_mirror_fn *top = kvcalloc(SW_MIRROR_TOP_FNS + 1, sizeof(*top), GFP_KERNEL);
+	struct sw_mirror_snap *snap;
+	unsigned int i, c, w, n;
+	char name[24];
+	int ret;
+
+	if (!top)
+		return -ENOMEM;
+	ret = sw_mirror_read(s, top, &snap);
+	if (ret || !snap) {
+		kvfree(top);
+		return ret;
+	}
+	for (n = 0; n < SW_MIRROR_TOP_FNS && top[n].fn; n++)
+		;
+	sort(top, n, sizeof(*top), sw_mirror_fn_cmp, NULL);
+	/* The rest, if any, last */
+	if (sw_mirror_fn_events(&top[SW_MIRROR_TOP_FNS]))
+		top[n++] = top[SW_MIRROR_TOP_FNS];
+	for (i = 0; i < n; i++) {
+		const struct sw_mirror_fn *f = &top[i];
+
+		if (f->fn)
+			seq_printf(s, "fn %ps events %lu", f->fn, sw_mirror_fn_events(f));
+		else
+			seq_printf(s, "fn (others) events %lu", sw_mirror_fn_events(f));
+		for (c = 0; c < SW_MC_NR; c++)
+			seq_printf(s, " %s %lu", sw_mirror_class_name(c), f->events[c]);
+		for (w = 0; w < snap->nr_wheels; w++) {
+			sw_mirror_wheel_name(name, sizeof(name), &snap->fig[w]);
+			seq_printf(s, " %s.level_max %u %s.lat_max %ld %s.lat_mean %lu", name,
+				   f->lvl_max[w], name, f->lat_max[w], name,
+				   f->expired[w] ? f->lat_sum[w] / f->expired[w] : 0);
+		}
+		seq_putc(s, '\n');
+	}
+	kvfree(snap);
+	kvfree(top);
+	return 0;
+}
