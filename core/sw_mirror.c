@@ -125,7 +125,7 @@ int sw_mirror_init(struct sw_mirror *m, unsigned int khz, unsigned long now,
 	for (i = 0; i < nr_hz; i++) {
 		for (kind = 0; kind < SW_WHEEL_NR_KINDS; kind++) {
 			struct sw_mirror_wheel *w = &m->wheels[m->nr_wheels];
-			unsigned int lvl;
+			unsigned int lvl, j;
 
 			sw_geometry_init(&geo, kind, hz[i]);
 			sw_hz_init(&w->hz, khz, hz[i]);
@@ -135,6 +135,9 @@ int sw_mirror_init(struct sw_mirror *m, unsigned int khz, unsigned long now,
 				w->lat[lvl].min = LONG_MAX;
 				w->lat[lvl].max = LONG_MIN;
 			}
+			/* Slot j holds ticks equal to j modulo its size: j + 1 is none */
+			for (j = 0; j < SW_MIRROR_BUSY_RING; j++)
+				w->busy[j] = j + 1;
 			if (hz[i] == khz && kind == SW_WHEEL_MAINLINE)
 				m->kernel_wheel = m->nr_wheels;
 			m->nr_wheels++;
@@ -268,6 +271,21 @@ long sw_mirror_lat_bin_top(unsigned int bin)
 	return bin ? (1L << (bin - 1)) - 1 : -1;
 }
 
+/*
+ * The wheel @wh runs a timer at its tick @tick: count the tick busy, once.
+ * The ring holds the ticks counted last by their value modulo its size;
+ * sw_mirror_init() fills it with values no tick of their slot has.
+ */
+static void sw_mirror_busy(struct sw_mirror_wheel *wh, unsigned long tick)
+{
+	unsigned long *slot = &wh->busy[tick % SW_MIRROR_BUSY_RING];
+
+	if (*slot == tick)
+		return;
+	*slot = tick;
+	wh->due_ticks++;
+}
+
 static void sw_mirror_lat_add(struct sw_mirror_lateness *lat, long lateness)
 {
 	lat->count++;
@@ -293,6 +311,9 @@ static void sw_mirror_lateness(struct sw_mirror *m, struct sw_mirror_rec *r,
 		long lateness = (long)(r->ent[w].bucket_expiry - v);
 
 		sw_mirror_lat_add(&wh->lat[r->lvl[w]], lateness);
+		/* Its clock ran it already, and counted the tick, or the kernel came first */
+		if (sw_timer_pending(&r->ent[w]))
+			sw_mirror_busy(wh, r->ent[w].bucket_expiry);
 		if (out)
 			out->lateness[w] = lateness;
 	}
@@ -479,7 +500,6 @@ static bool sw_mirror_run_wheel(struct sw_mirror *m, struct sw_mirror_wheel *wh,
 
 	while (sw_time_before(wh->base.clk, clk)) {
 		struct sw_timer *timer;
-		bool due = false;
 
 		if (work >= m->budget)
 			return false;
@@ -492,9 +512,8 @@ static bool sw_mirror_run_wheel(struct sw_mirror *m, struct sw_mirror_wheel *wh,
 			wh->ran++;
 			wh->ran_pending++;
 			work++;
-			due = true;
+			sw_mirror_busy(wh, tick.clk);
 		}
-		wh->due_ticks += due;
 	}
 	return true;
 }

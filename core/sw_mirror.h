@@ -20,6 +20,12 @@
 #define SW_MIRROR_MAX_WHEELS	(SW_MIRROR_NR_HZ * SW_WHEEL_NR_KINDS)
 #define SW_MIRROR_HASH_BITS	10
 
+/*
+ * Ticks a wheel remembers having counted as busy: an expiry at a tick up to
+ * this many ticks away from another one's is told apart from it
+ */
+#define SW_MIRROR_BUSY_RING	64
+
 /* Lateness bins: early, 0, then [2^(b-2), 2^(b-1)) ticks; the last takes the rest */
 #define SW_MIRROR_LAT_BINS	28
 
@@ -139,7 +145,11 @@ struct sw_mirror_lateness {
  * @base:	the wheel
  * @hz:		its HZ as seen from the kernel's jiffies
  * @cascaded:	timers its cascades moved (seed, classic)
- * @due_ticks:	ticks at which its clock found timers still due
+ * @due_ticks:	ticks at which it would run timers: its own tick of every
+ *		expiry, whether its clock got there first or the kernel's
+ *		event came first, each tick counted once (see @busy)
+ * @busy:	the ticks counted last, each in the slot of its value modulo
+ *		%SW_MIRROR_BUSY_RING
  * @ran:	timers its clock ran before the kernel's event for them came
  * @ran_pending: of those, the ones whose record is still in use
  * @clamped:	placements clamped to the largest timeout (mainline)
@@ -153,6 +163,7 @@ struct sw_mirror_wheel {
 	struct sw_hz			hz;
 	unsigned long			cascaded;
 	unsigned long			due_ticks;
+	unsigned long			busy[SW_MIRROR_BUSY_RING];
 	unsigned long			ran;
 	unsigned long			ran_pending;
 	unsigned long			clamped;

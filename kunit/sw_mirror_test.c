@@ -448,6 +448,38 @@ static void sw_mirror_wheels_run_as_jiffies_pass(struct kunit *test)
 	}
 }
 
+/*
+ * A busy tick is one a wheel would run timers at, whoever gets there
+ * first: two real timers the kernel at HZ=1000 runs a jiffy apart fall on
+ * one tick of the HZ=100 wheels, which have not reached it when the
+ * kernel's expiries come; that tick counts once
+ */
+static void sw_mirror_busy_ticks_count_the_kernels_expiries_too(struct kunit *test)
+{
+	struct sw_mt *t = sw_mt_new(test, 1000, SW_MT_J0, SW_MT_RECS);
+	unsigned int w, nr_100 = 0;
+
+	sw_mt_start(t, 0, 0, SW_MT_J0, SW_MT_J0 + 11);
+	sw_mt_start(t, 1, 0, SW_MT_J0, SW_MT_J0 + 12);
+	sw_mt_cancel(t, 0, 0, SW_MT_J0 + 12);
+	KUNIT_EXPECT_EQ(test, sw_mt_expire(t, 0, 0, SW_MT_J0 + 12, SW_MT_J0 + 12), SW_MC_EXPIRE);
+	sw_mt_cancel(t, 1, 0, SW_MT_J0 + 13);
+	KUNIT_EXPECT_EQ(test, sw_mt_expire(t, 1, 0, SW_MT_J0 + 13, SW_MT_J0 + 13), SW_MC_EXPIRE);
+	sw_mt_expect(test, t, 2, 0, 2, 0, 0);
+	for (w = 0; w < t->m.nr_wheels; w++) {
+		struct sw_mirror_wheel *wh = &t->m.wheels[w];
+
+		if (wh->hz.vhz != 100)
+			continue;
+		nr_100++;
+		KUNIT_EXPECT_EQ_MSG(test, wh->ran, 0UL, "wheel %u", w);
+		KUNIT_EXPECT_EQ_MSG(test, wh->due_ticks, 1UL, "wheel %u", w);
+	}
+	KUNIT_EXPECT_EQ(test, nr_100, 3U);
+	/* The kernel's own wheel: two ticks, J0 + 12 and J0 + 13 */
+	KUNIT_EXPECT_EQ(test, t->m.wheels[t->m.kernel_wheel].due_ticks, 2UL);
+}
+
 /* A work budget per event: a wheel left behind catches up later */
 static void sw_mirror_catches_up_within_a_budget(struct kunit *test)
 {
@@ -609,6 +641,7 @@ static struct kunit_case sw_mirror_events_cases[] = {
 	KUNIT_CASE(sw_mirror_unknown_timers_are_untracked),
 	KUNIT_CASE(sw_mirror_drops_when_out_of_records),
 	KUNIT_CASE(sw_mirror_wheels_run_as_jiffies_pass),
+	KUNIT_CASE(sw_mirror_busy_ticks_count_the_kernels_expiries_too),
 	KUNIT_CASE(sw_mirror_catches_up_within_a_budget),
 	KUNIT_CASE(sw_mirror_counts_clamped_and_parked),
 	KUNIT_CASE(sw_mirror_events_across_the_wrap),
