@@ -489,7 +489,7 @@ int sw_mirror_show_stats(struct seq_file *s)
 
 		sw_mirror_wheel_name(name, sizeof(name), fig);
 		seq_printf(s,
-			   "wheel %s seen %lu cancelled %lu expired %lu pending %lu dropped %lu cascaded %lu cascaded_per_s %lu due_ticks %lu due_ticks_per_s %lu clamped %lu parked %lu ran_early %lu behind %lu\n",
+			   "wheel %s seen %lu cancelled %lu expired %lu pending %lu dropped %lu cascaded %lu cascaded_per_s %lu due_ticks %lu due_ticks_per_s %lu clamped %lu parked %lu ran_ahead %lu behind %lu\n",
 			   name, fig->seen, fig->cancelled, fig->expired, fig->pending,
 			   fig->dropped, fig->cascaded,
 			   sw_mirror_per_s(fig->cascaded, snap->elapsed), fig->due_ticks,
