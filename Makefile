@@ -50,8 +50,12 @@ KERNEL ?= debian
 demo:
 	scripts/demo.sh --kernel $(KERNEL)
 
+# The same kernel's own timers, mirrored into every wheel at every HZ
+demo-mirror:
+	scripts/demo.sh --mirror --kernel $(KERNEL)
+
 # Everything, from a fresh Debian 12 machine: what CI runs
 check:
 	scripts/check.sh
 
-.PHONY: all modules clean install dkms setup kunit lint bench demo check
+.PHONY: all modules clean install dkms setup kunit lint bench demo demo-mirror check
