@@ -30,6 +30,7 @@
 
 #include <linux/jiffies.h>
 #include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/seq_file.h>
@@ -65,6 +66,7 @@ MODULE_PARM_DESC(mirror_records,
  * @nr_recs:	records in the pool
  * @started:	jiffies at start
  * @stopped:	jiffies at stop, while stopped
+ * @own_events: events of the module's own timers, left out
  * @running:	the probes are registered
  */
 struct sw_mirror_live {
@@ -75,6 +77,7 @@ struct sw_mirror_live {
 	unsigned int		nr_recs;
 	unsigned long		started;
 	unsigned long		stopped;
+	unsigned long		own_events;
 	bool			running;
 };
 
@@ -127,6 +130,12 @@ static void sw_mirror_feed(struct sw_mirror_event *ev, void *fn)
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&sw_mirror_lock, flags);
+	/* The module's own timers (its traffic, its poll) are not the kernel's */
+	if (within_module((unsigned long)fn, THIS_MODULE)) {
+		live->own_events++;
+		raw_spin_unlock_irqrestore(&sw_mirror_lock, flags);
+		return;
+	}
 	ev->cpu = smp_processor_id();
 	ev->now = jiffies;
 	class = sw_mirror_event_outcome(live->m, ev, &out);
@@ -358,6 +367,7 @@ void sw_mirror_exit(void)
  * @m_events:	events by class
  * @expired_remote: expiries on another CPU than the timer's base's
  * @cancelled_due: cancels of due timers no expiry followed
+ * @own_events:	events of the module's own timers, left out
  * @diff:	the differential
  */
 struct sw_mirror_snap {
@@ -373,6 +383,7 @@ struct sw_mirror_snap {
 	unsigned long			m_events[SW_MC_NR];
 	unsigned long			expired_remote;
 	unsigned long			cancelled_due;
+	unsigned long			own_events;
 	struct sw_diff			diff;
 };
 
@@ -417,6 +428,7 @@ static bool sw_mirror_snapshot(struct sw_mirror_snap *snap, struct sw_mirror_fn 
 	memcpy(snap->m_events, m->events, sizeof(snap->m_events));
 	snap->expired_remote = m->expired_remote;
 	snap->cancelled_due = m->cancelled_due;
+	snap->own_events = live->own_events;
 	snap->diff = m->diff;
 	if (top)
 		memcpy(top, live->top, (SW_MIRROR_TOP_FNS + 1) * sizeof(*top));
@@ -480,8 +492,8 @@ int sw_mirror_show_stats(struct seq_file *s)
 		   snap->running, snap->nr_recs, jiffies_to_msecs(snap->elapsed), HZ,
 		   snap->nr_wheels);
 	seq_printf(s, "consistent %d\ncaught_up %d\n", snap->consistent, snap->caught_up);
-	seq_printf(s, "expired_remote %lu\ncancelled_due %lu\n", snap->expired_remote,
-		   snap->cancelled_due);
+	seq_printf(s, "expired_remote %lu\ncancelled_due %lu\nown_events %lu\n",
+		   snap->expired_remote, snap->cancelled_due, snap->own_events);
 	for (c = 0; c < SW_MC_NR; c++)
 		seq_printf(s, "events.%s %lu\n", sw_mirror_class_name(c), snap->m_events[c]);
 	for (w = 0; w < snap->nr_wheels; w++) {
