@@ -25,6 +25,10 @@
 # /init first loads the modules it takes from the image), for real block
 # I/O and journal traffic.
 #
+# For debugging, SW_VM_APPEND adds to the kernel's command line (e.g.
+# nokaslr) and SW_VM_QEMU_ARGS to QEMU's (e.g. a -monitor socket, to read
+# the CPUs' registers of a guest that hangs).
+#
 # The console goes to stdout. The exit status is the script's, or 124 on a
 # timeout, 125 if the guest never reported one (a crash), 3 if the script
 # passed but the console shows a kernel splat (each is printed on stderr as
@@ -188,16 +192,17 @@ sw_vm_boot()
 {
 	local image=$1 initrd=$2 log=$3 bios=() drive=() cmdline
 
-	cmdline="console=ttyS0 panic=-1 printk.time=1"
+	cmdline="console=ttyS0 panic=-1 printk.time=1 ${SW_VM_APPEND:-}"
 	# Ours have the KUnit suites built in: they ran when the kernel was built
 	sw_vm_is_debian "$kernel" || cmdline+=" kunit.enable=0"
 	# qboot starts the kernel faster than SeaBIOS. --foreground: in a
 	# terminal, Ctrl-C reaches QEMU too
 	[ -f /usr/share/qemu/qboot.rom ] && bios=(-bios qboot.rom)
 	[ -n "$disk" ] && drive=(-drive "file=$work/disk.img,if=virtio,format=raw")
-	timeout --foreground -k 10 "$timeout" qemu-system-x86_64 -accel tcg -smp "$smp" -m "$mem" \
+	# shellcheck disable=SC2086 # SW_VM_QEMU_ARGS: one word per argument
+	timeout --foreground -k 10 "$timeout" qemu-system-x86_64 -accel "${SW_VM_ACCEL:-tcg}" -smp "$smp" -m "$mem" \
 		"${bios[@]}" "${drive[@]}" -nodefaults -nographic -no-reboot -serial stdio \
-		-kernel "$image" -initrd "$initrd" -append "$cmdline" \
+		-kernel "$image" -initrd "$initrd" -append "$cmdline" ${SW_VM_QEMU_ARGS:-} \
 		</dev/null | sed -u 's/\r//g' | tee "$log"
 	return "${PIPESTATUS[0]}"
 }
