@@ -175,10 +175,12 @@ SW_MIRROR_FILE(top);
 static ssize_t sw_mirror_enable_write(struct file *file, const char __user *ubuf, size_t len,
 				      loff_t *ppos)
 {
-	bool on;
+	unsigned int on;
 	int ret;
 
-	ret = kstrtobool_from_user(ubuf, len, &on);
+	ret = kstrtouint_from_user(ubuf, len, 10, &on);
+	if (!ret && on > 1)
+		ret = -EINVAL;
 	if (ret) {
 		pr_warn("shadow_wheel: mirror/enable takes 1 or 0 (%pe)\n", ERR_PTR(ret));
 		return ret;

@@ -363,6 +363,7 @@ void sw_mirror_exit(void)
  * @nr_wheels:	wheels
  * @fig:	per wheel
  * @depth:	per wheel, its levels
+ * @gran:	per wheel and level, the expiry granularity in its ticks
  * @lat:	per wheel and level, the lateness
  * @m_events:	events by class
  * @expired_remote: expiries on another CPU than the timer's base's
@@ -379,6 +380,7 @@ struct sw_mirror_snap {
 	unsigned int			nr_wheels;
 	struct sw_mirror_figures	fig[SW_MIRROR_MAX_WHEELS];
 	unsigned int			depth[SW_MIRROR_MAX_WHEELS];
+	unsigned long			gran[SW_MIRROR_MAX_WHEELS][SW_MAX_DEPTH];
 	struct sw_mirror_lateness	lat[SW_MIRROR_MAX_WHEELS][SW_MAX_DEPTH];
 	unsigned long			m_events[SW_MC_NR];
 	unsigned long			expired_remote;
@@ -420,8 +422,13 @@ static bool sw_mirror_snapshot(struct sw_mirror_snap *snap, struct sw_mirror_fn 
 	snap->consistent = sw_mirror_consistent(m);
 	snap->nr_wheels = m->nr_wheels;
 	for (w = 0; w < m->nr_wheels; w++) {
+		const struct sw_geometry *geo = &m->wheels[w].base.geo;
+		unsigned int lvl;
+
 		sw_mirror_figures(m, w, &snap->fig[w]);
-		snap->depth[w] = m->wheels[w].base.geo.depth;
+		snap->depth[w] = geo->depth;
+		for (lvl = 0; lvl < geo->depth; lvl++)
+			snap->gran[w][lvl] = sw_lvl_expiry_gran(geo, lvl);
 		memcpy(snap->lat[w], snap->fig[w].lat, sizeof(snap->lat[w]));
 		snap->fig[w].lat = snap->lat[w];
 	}
@@ -552,8 +559,9 @@ int sw_mirror_show_lateness(struct seq_file *s)
 			if (!lat->count)
 				continue;
 			seq_printf(s,
-				   "wheel %s level %u count %lu min %ld max %ld p50 %ld p99 %ld min_us %llu max_us %llu p50_us %llu p99_us %llu hist",
-				   name, lvl, lat->count, lat->min, lat->max, p50, p99,
+				   "wheel %s level %u gran %lu count %lu min %ld max %ld p50 %ld p99 %ld min_us %llu max_us %llu p50_us %llu p99_us %llu hist",
+				   name, lvl, snap->gran[w][lvl], lat->count, lat->min, lat->max,
+				   p50, p99,
 				   sw_mirror_ticks_us(lat->min, fig->hz),
 				   sw_mirror_ticks_us(lat->max, fig->hz),
 				   sw_mirror_ticks_us(p50, fig->hz),

@@ -260,4 +260,67 @@ struct swt_poll {
 
 bool swt_poll_again(struct swt_poll *poll, u64 j);
 
+/*
+ * mirror.c: the mirror's files (docs/ABI/debugfs-shadow-wheel, mirror/)
+ * and real kernel timer traffic for it
+ */
+#define SWT_MIRROR_MAX_WHEELS	12
+#define SWT_MIRROR_MAX_LATE	(SWT_MIRROR_MAX_WHEELS * SWT_MAX_LEVELS)
+
+/* mirror/enable: 0 or -errno */
+int swt_mirror_enable(bool on);
+int swt_mirror_enable_raw(const char *word);
+
+/* A wheel's line of mirror/stats: its name and figures, by SWT_MW_* */
+enum {
+	SWT_MW_SEEN, SWT_MW_CANCELLED, SWT_MW_EXPIRED, SWT_MW_PENDING, SWT_MW_DROPPED,
+	SWT_MW_CASCADED, SWT_MW_DUE_TICKS, SWT_MW_CLAMPED, SWT_MW_PARKED, SWT_MW_NR,
+};
+
+struct swt_mirror_wheel {
+	char name[24];			/* seed.250... */
+	u64 v[SWT_MW_NR];
+};
+
+struct swt_mirror {
+	bool running, consistent, caught_up;
+	unsigned int hz;
+	u64 anomalies;
+	u64 own_events;
+	unsigned int nr_wheels;
+	struct swt_mirror_wheel wheel[SWT_MIRROR_MAX_WHEELS];
+};
+
+int swt_mirror_read(struct swt_mirror *mr);
+
+/* A line of mirror/lateness */
+struct swt_mirror_late {
+	char name[24];
+	unsigned int level;
+	u64 gran;
+	u64 count;
+	s64 min, max;
+	u64 early;			/* the histogram's first bin */
+};
+
+int swt_mirror_lateness_read(struct swt_mirror_late *lt, size_t max, size_t *nr);
+
+/* mirror/diff: by what was compared, placement (0) and expiry (1) */
+struct swt_mirror_diff {
+	u64 compared[2], match[2], unexplained[2];
+};
+
+int swt_mirror_diff_read(struct swt_mirror_diff *d);
+
+/* TCP over loopback: a listener and short connections to it, for @ms */
+#define SWT_TRAFFIC_PROCS	4
+
+struct swt_traffic {
+	int pid[SWT_TRAFFIC_PROCS];
+};
+
+int swt_tcp_traffic_start(struct swt_traffic *t, u64 ms);
+/* Waits for the connections to end, then stops the listener */
+void swt_tcp_traffic_stop(struct swt_traffic *t);
+
 #endif /* _SWT_H */

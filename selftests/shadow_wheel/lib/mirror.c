@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * shadow-wheel selftests: the mirror's files (mirror/ in debugfs) and real
+ * kernel timer traffic to feed it: TCP over loopback.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <limits.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "swt_lib.h"
+
+int swt_mirror_enable(bool on)
+{
+	char path[PATH_MAX];
+
+	swt_debugfs_path(path, sizeof(path), "mirror/enable");
+	return swt_write_file(path, on ? "1" : "0", 1);
+}
+
+int swt_mirror_enable_raw(const char *word)
+{
+	char path[PATH_MAX];
+
+	swt_debugfs_path(path, sizeof(path), "mirror/enable");
+	return swt_write_file(path, word, strlen(word));
+}
+
+/* The value of @key in a line's "key value key value..." rest @val */
+static int swt_words_u64(const char *val, const char *key, u64 *out)
+{
+	size_t klen = strlen(key);
+	const char *p = val;
+
+	while (p && *p) {
+		const char *end = p + strcspn(p, " ");
+
+		if ((size_t)(end - p) == klen && !strncmp(p, key, klen)) {
+			p = end + strspn(end, " ");
+			return swt_parse_u64(p, strcspn(p, " "), out);
+		}
+		p = end + strspn(end, " ");
+		/* Skip the value */
+		p += strcspn(p, " ");
+		p += strspn(p, " ");
+	}
+	return -ENOENT;
+}
+
+/* As swt_words_u64(), for a value that may be negative */
+static int swt_words_s64(const char *val, const char *key, s64 *out)
+{
+	char word[64];
+	size_t klen = strlen(key);
+	const char *p = val;
+
+	while (p && *p) {
+		const char *end = p + strcspn(p, " ");
+
+		if ((size_t)(end - p) == klen && !strncmp(p, key, klen)) {
+			char *e;
+
+			p = end + strspn(end, " ");
+			snprintf(word, sizeof(word), "%.*s", (int)strcspn(p, " "), p);
+			errno = 0;
+			*out = strtoll(word, &e, 10);
+			return errno || *e || e == word ? -EINVAL : 0;
+		}
+		p = end + strspn(end, " ");
+		p += strcspn(p, " ");
+		p += strspn(p, " ");
+	}
+	return -ENOENT;
+}
+
+/* The rest of a "wheel NAME key value..." line after NAME */
+static const char *swt_after_name(const char *val)
+{
+	val += strcspn(val, " ");
+	return val + strspn(val, " ");
+}
+
+static const char * const swt_mirror_wheel_keys[] = {
+	"seen", "cancelled", "expired", "pending", "dropped", "cascaded", "due_ticks",
+	"clamped", "parked",
+};
+
+int swt_mirror_read(struct swt_mirror *mr)
+{
+	struct swt_kv kv;
+	size_t i;
+	int ret;
+
+	memset(mr, 0, sizeof(*mr));
+	ret = swt_kv_read(&kv, "mirror/stats");
+	if (ret) {
+		swt_set_error("read mirror/stats: %s", strerror(-ret));
+		return ret;
+	}
+	for (i = 0; i < kv.nr && !ret; i++) {
+		const char *key = kv.line[i].key, *val = kv.line[i].val;
+		struct swt_mirror_wheel *w;
+		size_t k;
+
+		if (strcmp(key, "wheel")) {
+			u64 v;
+
+			if (swt_parse_u64(val, strlen(val), &v))
+				continue;
+			if (!strcmp(key, "running"))
+				mr->running = v;
+			else if (!strcmp(key, "consistent"))
+				mr->consistent = v;
+			else if (!strcmp(key, "caught_up"))
+				mr->caught_up = v;
+			else if (!strcmp(key, "hz"))
+				mr->hz = v;
+			else if (!strcmp(key, "events.anomaly"))
+				mr->anomalies = v;
+			else if (!strcmp(key, "own_events"))
+				mr->own_events = v;
+			continue;
+		}
+		if (mr->nr_wheels == SWT_MIRROR_MAX_WHEELS) {
+			ret = -E2BIG;
+			break;
+		}
+		w = &mr->wheel[mr->nr_wheels++];
+		snprintf(w->name, sizeof(w->name), "%.*s", (int)strcspn(val, " "), val);
+		for (k = 0; k < ARRAY_SIZE(swt_mirror_wheel_keys) && !ret; k++)
+			ret = swt_words_u64(swt_after_name(val), swt_mirror_wheel_keys[k], &w->v[k]);
+	}
+	swt_kv_free(&kv);
+	if (ret)
+		swt_set_error("mirror/stats: a wheel line lacks a key (%s)", strerror(-ret));
+	return ret;
+}
+
+int swt_mirror_lateness_read(struct swt_mirror_late *lt, size_t max, size_t *nr)
+{
+	struct swt_kv kv;
+	size_t i;
+	int ret;
+
+	*nr = 0;
+	ret = swt_kv_read(&kv, "mirror/lateness");
+	if (ret) {
+		swt_set_error("read mirror/lateness: %s", strerror(-ret));
+		return ret;
+	}
+	for (i = 0; i < kv.nr && !ret; i++) {
+		const char *val = kv.line[i].val, *rest, *hist;
+		struct swt_mirror_late *l;
+		u64 lvl;
+
+		if (strcmp(kv.line[i].key, "wheel"))
+			continue;
+		if (*nr == max) {
+			ret = -E2BIG;
+			break;
+		}
+		l = &lt[(*nr)++];
+		snprintf(l->name, sizeof(l->name), "%.*s", (int)strcspn(val, " "), val);
+		rest = swt_after_name(val);
+		ret = swt_words_u64(rest, "level", &lvl) ?:
+		      swt_words_u64(rest, "gran", &l->gran) ?:
+		      swt_words_u64(rest, "count", &l->count) ?:
+		      swt_words_s64(rest, "min", &l->min) ?:
+		      swt_words_s64(rest, "max", &l->max);
+		l->level = lvl;
+		hist = strstr(val, " hist ");
+		if (!ret && hist)
+			l->early = strtoull(hist + 6, NULL, 10);
+		else if (!ret)
+			ret = -ENOENT;
+	}
+	swt_kv_free(&kv);
+	if (ret)
+		swt_set_error("mirror/lateness: a malformed line (%s)", strerror(-ret));
+	return ret;
+}
+
+int swt_mirror_diff_read(struct swt_mirror_diff *d)
+{
+	struct swt_kv kv;
+	size_t i;
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	ret = swt_kv_read(&kv, "mirror/diff");
+	if (ret) {
+		swt_set_error("read mirror/diff: %s", strerror(-ret));
+		return ret;
+	}
+	for (i = 0; i < kv.nr; i++) {
+		const char *key = kv.line[i].key, *val = kv.line[i].val;
+		unsigned int what = !strncmp(key, "expiry.", 7);
+		const char *reason = strchr(key, '.');
+		u64 v;
+
+		if (!reason || swt_parse_u64(val, strlen(val), &v))
+			continue;
+		reason++;
+		if (!strcmp(reason, "compared"))
+			d->compared[what] = v;
+		else if (!strcmp(reason, "match"))
+			d->match[what] = v;
+		else if (!strcmp(reason, "unexplained"))
+			d->unexplained[what] = v;
+	}
+	swt_kv_free(&kv);
+	return 0;
+}
+
+/* Accept and drain connections until killed */
+static void swt_tcp_server(int lfd)
+{
+	char buf[4096];
+
+	for (;;) {
+		int fd = accept(lfd, NULL, NULL);
+
+		if (fd < 0)
+			continue;
+		while (read(fd, buf, sizeof(buf)) > 0)
+			;
+		close(fd);
+	}
+}
+
+/* Short connections, each sending a little, until @end_ms */
+static void swt_tcp_client(uint16_t port, u64 end_ms)
+{
+	struct sockaddr_in sa = {
+		.sin_family = AF_INET,
+		.sin_port = htons(port),
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	/* A connect the listener's backlog drops gives up instead of retrying for minutes */
+	struct timeval tv = { .tv_sec = 1 };
+	char buf[1024] = { 0 };
+
+	while (swt_now_ms() < end_ms) {
+		int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+		if (fd < 0)
+			_exit(1);
+		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+		if (!connect(fd, (struct sockaddr *)&sa, sizeof(sa)))
+			(void)!write(fd, buf, sizeof(buf));
+		close(fd);
+		/* Each close leaves a TIME_WAIT timer for a minute: a few hundred a second */
+		usleep(5000);
+	}
+	_exit(0);
+}
+
+int swt_tcp_traffic_start(struct swt_traffic *t, u64 ms)
+{
+	struct sockaddr_in sa = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	socklen_t len = sizeof(sa);
+	u64 end = swt_now_ms() + ms;
+	unsigned int i;
+	int lfd, one = 1;
+
+	memset(t, 0, sizeof(*t));
+	/* The loopback interface may still be down in a bare guest */
+	(void)!system("ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up");
+	lfd = socket(AF_INET, SOCK_STREAM, 0);
+	if (lfd < 0 || setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) || listen(lfd, 128) ||
+	    getsockname(lfd, (struct sockaddr *)&sa, &len)) {
+		swt_set_error("loopback listener: %s", strerror(errno));
+		if (lfd >= 0)
+			close(lfd);
+		return -errno;
+	}
+	t->pid[0] = fork();
+	if (!t->pid[0])
+		swt_tcp_server(lfd);
+	for (i = 1; i < SWT_TRAFFIC_PROCS; i++) {
+		t->pid[i] = fork();
+		if (!t->pid[i])
+			swt_tcp_client(ntohs(sa.sin_port), end);
+	}
+	close(lfd);
+	return 0;
+}
+
+void swt_tcp_traffic_stop(struct swt_traffic *t)
+{
+	unsigned int i;
+
+	for (i = 1; i < SWT_TRAFFIC_PROCS; i++) {
+		if (t->pid[i] > 0)
+			waitpid(t->pid[i], NULL, 0);
+	}
+	if (t->pid[0] > 0) {
+		kill(t->pid[0], SIGKILL);
+		waitpid(t->pid[0], NULL, 0);
+	}
+	memset(t, 0, sizeof(*t));
+}

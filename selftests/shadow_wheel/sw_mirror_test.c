@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The mirror on real kernel traffic (docs/design.rst, "The mirror";
+ * docs/ABI/debugfs-shadow-wheel, mirror/).
+ *
+ * TCP over loopback makes the kernel arm, modify, cancel and run its own
+ * timers (delayed ACKs, retransmits, TIME_WAIT, keepalives). With the
+ * mirror on, every one of its wheels must see them all and keep its
+ * books (seen = cancelled + expired + pending + dropped), the mainline
+ * wheel at the kernel's HZ must agree with the kernel's own wheel, and
+ * no wheel may run a timer early or the seed and mainline ones later
+ * than their level's granularity. It stops, starts and unloads under that
+ * traffic, follows a CPU going offline, and turns bad input away.
+ */
+
+#include <string.h>
+
+#include "kselftest_harness.h"
+#include "lib/swt_test.h"
+
+FIXTURE(mirror) {
+	struct swt_geometry geo;
+};
+
+/* A kernel without timer tracepoints cannot be mirrored */
+static void swt_mirror_setup(struct __test_metadata *_metadata)
+{
+	int ret = swt_mirror_enable(true);
+
+	if (ret == -ENODEV)
+		SKIP(return, "the kernel has no timer tracepoints");
+	ASSERT_EQ(0, ret) TH_LOG("mirror/enable: %s", swt_error());
+}
+
+SWT_FIXTURE_SETUP(mirror, NULL, swt_mirror_setup)
+SWT_FIXTURE_TEARDOWN(mirror, NULL)
+
+/* The mirror's books balance in every wheel, and it made no nonsense of the events */
+static void swt_expect_mirror_consistent(struct __test_metadata *_metadata,
+					 const struct swt_mirror *mr)
+{
+	unsigned int w;
+
+	EXPECT_TRUE(mr->consistent) TH_LOG("mirror/stats: consistent 0");
+	EXPECT_EQ(0U, mr->anomalies) TH_LOG("event sequences the kernel does not make");
+	EXPECT_LE(9U, mr->nr_wheels);
+	for (w = 0; w < mr->nr_wheels; w++) {
+		const u64 *v = mr->wheel[w].v;
+
+		EXPECT_EQ(v[SWT_MW_SEEN], v[SWT_MW_CANCELLED] + v[SWT_MW_EXPIRED] +
+			  v[SWT_MW_PENDING] + v[SWT_MW_DROPPED])
+			TH_LOG("%s: seen %llu != cancelled %llu + expired %llu + pending %llu + dropped %llu",
+			       mr->wheel[w].name, v[SWT_MW_SEEN], v[SWT_MW_CANCELLED],
+			       v[SWT_MW_EXPIRED], v[SWT_MW_PENDING], v[SWT_MW_DROPPED]);
+	}
+}
+
+static bool swt_wheel_is(const char *name, const char *kind)
+{
+	return !strncmp(name, kind, strlen(kind)) && name[strlen(kind)] == '.';
+}
+
+TEST_F_TIMEOUT(mirror, follows_real_traffic, 120)
+{
+	struct swt_mirror_late lt[SWT_MIRROR_MAX_LATE];
+	struct swt_mirror_diff d;
+	struct swt_traffic t;
+	struct swt_mirror mr;
+	char kernel_wheel[24];
+	unsigned int w, what;
+	size_t nr, i;
+
+	if (_metadata->skip)
+		return;
+	ASSERT_EQ(0, swt_tcp_traffic_start(&t, 3000)) TH_LOG("%s", swt_error());
+	swt_tcp_traffic_stop(&t);
+	/* Let the short timers of the last connections run */
+	swt_sleep_ms(500);
+
+	ASSERT_EQ(0, swt_mirror_read(&mr)) TH_LOG("%s", swt_error());
+	EXPECT_TRUE(mr.running);
+	EXPECT_TRUE(mr.caught_up);
+	swt_expect_mirror_consistent(_metadata, &mr);
+	for (w = 0; w < mr.nr_wheels; w++) {
+		EXPECT_LT(100U, mr.wheel[w].v[SWT_MW_SEEN]) TH_LOG("%s saw too few timers",
+								 mr.wheel[w].name);
+		EXPECT_LT(0U, mr.wheel[w].v[SWT_MW_EXPIRED]);
+		EXPECT_EQ(0U, mr.wheel[w].v[SWT_MW_DROPPED]);
+	}
+	swt_msg("seen %llu, expired %llu, cancelled %llu, pending %llu",
+		mr.wheel[0].v[SWT_MW_SEEN], mr.wheel[0].v[SWT_MW_EXPIRED],
+		mr.wheel[0].v[SWT_MW_CANCELLED], mr.wheel[0].v[SWT_MW_PENDING]);
+
+	/* The differential: at least 99% match, every mismatch explained */
+	ASSERT_EQ(0, swt_mirror_diff_read(&d)) TH_LOG("%s", swt_error());
+	for (what = 0; what < 2; what++) {
+		swt_msg("%s: %llu of %llu match", what ? "expiry" : "placement", d.match[what],
+			d.compared[what]);
+		EXPECT_LT(100U, d.compared[what]);
+		EXPECT_LE(d.compared[what] * 99, d.match[what] * 100);
+		EXPECT_EQ(0U, d.unexplained[what]);
+	}
+
+	/* The lateness contract, each wheel in its own ticks */
+	snprintf(kernel_wheel, sizeof(kernel_wheel), "mainline.%u", mr.hz);
+	ASSERT_EQ(0, swt_mirror_lateness_read(lt, ARRAY_SIZE(lt), &nr)) TH_LOG("%s", swt_error());
+	EXPECT_LT(0U, nr);
+	for (i = 0; i < nr; i++) {
+		const struct swt_mirror_late *l = &lt[i];
+
+		if (l->max > (s64)l->gran || l->min < 0)
+			swt_msg("%s level %u: %llu timers, late %lld .. %lld, granularity %llu",
+				l->name, l->level, l->count, l->min, l->max, l->gran);
+		/* Never early, in any wheel */
+		EXPECT_EQ(0U, l->early) TH_LOG("%s level %u ran timers early", l->name, l->level);
+		EXPECT_LE(0, l->min) TH_LOG("%s level %u ran a timer early", l->name, l->level);
+		/* Mainline at the kernel's HZ places as the kernel does: within its granularity */
+		if (!strcmp(l->name, kernel_wheel))
+			EXPECT_GE((s64)l->gran, l->max)
+				TH_LOG("%s level %u: late by %lld, granularity %llu", l->name,
+				       l->level, l->max, l->gran);
+		/* The non-cascading wheels run a timer at least a tick late */
+		if (swt_wheel_is(l->name, "seed") || swt_wheel_is(l->name, "mainline"))
+			EXPECT_LE(1, l->min) TH_LOG("%s level %u ran a timer on its tick",
+						    l->name, l->level);
+	}
+}
+
+TEST_F_TIMEOUT(mirror, stops_starts_and_unloads_under_traffic, 120)
+{
+	struct swt_traffic t;
+	struct swt_mirror mr;
+	unsigned int round;
+
+	if (_metadata->skip)
+		return;
+	ASSERT_EQ(0, swt_tcp_traffic_start(&t, 4000)) TH_LOG("%s", swt_error());
+	for (round = 0; round < 20; round++) {
+		ASSERT_EQ(0, swt_mirror_enable(round & 1)) TH_LOG("%s", swt_error());
+		swt_sleep_ms(50);
+		ASSERT_EQ(0, swt_mirror_read(&mr)) TH_LOG("%s", swt_error());
+		EXPECT_EQ((bool)(round & 1), mr.running);
+		swt_expect_mirror_consistent(_metadata, &mr);
+	}
+	swt_msg("20 stops and starts under traffic");
+	/* Twice the same is no change */
+	ASSERT_EQ(0, swt_mirror_enable(true)) TH_LOG("%s", swt_error());
+	ASSERT_EQ(0, swt_mirror_enable(true)) TH_LOG("%s", swt_error());
+	swt_sleep_ms(200);
+	ASSERT_EQ(0, swt_mirror_read(&mr)) TH_LOG("%s", swt_error());
+	EXPECT_TRUE(mr.running);
+	swt_expect_mirror_consistent(_metadata, &mr);
+
+	/* rmmod with the probes registered and the kernel's timers busy */
+	ASSERT_EQ(0, swt_unload()) TH_LOG("%s", swt_error());
+	swt_msg("unloaded under traffic");
+	EXPECT_FALSE(swt_module_loaded());
+	swt_tcp_traffic_stop(&t);
+	ASSERT_EQ(0, swt_load("mirror=1")) TH_LOG("%s", swt_error());
+	swt_sleep_ms(200);
+	ASSERT_EQ(0, swt_mirror_read(&mr)) TH_LOG("%s", swt_error());
+	EXPECT_TRUE(mr.running);
+	swt_expect_mirror_consistent(_metadata, &mr);
+}
+
+TEST_F_TIMEOUT(mirror, follows_a_cpu_going_offline, 120)
+{
+	struct swt_traffic t;
+	struct swt_mirror mr;
+
+	if (_metadata->skip)
+		return;
+	if (!swt_cpu_online(1))
+		SKIP(return, "needs CPU 1 online");
+	ASSERT_EQ(0, swt_tcp_traffic_start(&t, 3000)) TH_LOG("%s", swt_error());
+	swt_sleep_ms(500);
+	ASSERT_EQ(0, swt_cpu_set_online(1, false)) TH_LOG("%s", swt_error());
+	swt_sleep_ms(1000);
+	ASSERT_EQ(0, swt_cpu_set_online(1, true)) TH_LOG("%s", swt_error());
+	swt_tcp_traffic_stop(&t);
+	swt_sleep_ms(500);
+	ASSERT_EQ(0, swt_mirror_read(&mr)) TH_LOG("%s", swt_error());
+	swt_expect_mirror_consistent(_metadata, &mr);
+	EXPECT_LT(0U, mr.wheel[0].v[SWT_MW_EXPIRED]);
+}
+
+TEST_F(mirror, turns_bad_input_away)
+{
+	const char *param = "/sys/module/" SWT_MODULE_NAME "/parameters/mirror_records";
+	struct swt_mirror mr;
+	FILE *f;
+
+	if (_metadata->skip)
+		return;
+	EXPECT_EQ(-EINVAL, swt_mirror_enable_raw("2"));
+	EXPECT_EQ(-EINVAL, swt_mirror_enable_raw("on?"));
+	ASSERT_EQ(0, swt_mirror_read(&mr)) TH_LOG("%s", swt_error());
+	EXPECT_TRUE(mr.running) TH_LOG("bad input stopped the mirror");
+
+	/* No records: the start is refused and the mirror stays stopped */
+	ASSERT_EQ(0, swt_mirror_enable(false));
+	f = fopen(param, "w");
+	ASSERT_NE(NULL, f) TH_LOG("%s: %s", param, strerror(errno));
+	fputs("0", f);
+	ASSERT_EQ(0, fclose(f));
+	EXPECT_EQ(-EINVAL, swt_mirror_enable(true));
+	ASSERT_EQ(0, swt_mirror_read(&mr)) TH_LOG("%s", swt_error());
+	EXPECT_FALSE(mr.running);
+	f = fopen(param, "w");
+	ASSERT_NE(NULL, f);
+	fputs("4096", f);
+	ASSERT_EQ(0, fclose(f));
+	EXPECT_EQ(0, swt_mirror_enable(true));
+}
+
+TEST_HARNESS_MAIN
