@@ -136,11 +136,16 @@
 #include "sw_classic.h"
 #include "sw_wheel_internal.h"
 
+/* In the order of the enum: the same list */
+#define SW_EM(sym, name)	name,
+#define SW_EM_LAST(sym, name)	name
+
 static const char * const sw_wheel_kind_names[SW_WHEEL_NR_KINDS] = {
-	[SW_WHEEL_SEED]		= "seed",
-	[SW_WHEEL_MAINLINE]	= "mainline",
-	[SW_WHEEL_CLASSIC]	= "classic",
+	SW_WHEEL_KINDS
 };
+
+#undef SW_EM
+#undef SW_EM_LAST
 
 const char *sw_wheel_kind_name(enum sw_wheel_kind kind)
 {

@@ -15,13 +15,32 @@
 #include <linux/list.h>
 #include <linux/types.h>
 
+/*
+ * Lists written once: the enums below, the names of the wheels and the
+ * tracepoints' names for all of these (module/sw_trace.h) are made from
+ * them, as the kernel's trace headers make theirs. Each entry is
+ * SW_EM(symbol, "name"), the last SW_EM_LAST(symbol, "name"); whoever
+ * expands a list defines both first and undefines them after. SW_LIST()
+ * only makes a list one expression.
+ */
+#define SW_LIST(entries)	entries
+
 /* Which wheel a base implements */
+#define SW_WHEEL_KINDS SW_LIST(							\
+	SW_EM(SW_WHEEL_SEED, "seed")		/* 8 x 32 buckets, far timers cascade */ \
+	SW_EM(SW_WHEEL_MAINLINE, "mainline")	/* 8 or 9 x 64 buckets, far timers clamp */ \
+	SW_EM_LAST(SW_WHEEL_CLASSIC, "classic")	/* 256 + 4 x 64 buckets, exact, cascades */)
+
+#define SW_EM(sym, name)	sym,
+#define SW_EM_LAST(sym, name)	sym,
+
 enum sw_wheel_kind {
-	SW_WHEEL_SEED,		/* 8 x 32 buckets, far timers cascade */
-	SW_WHEEL_MAINLINE,	/* 8 or 9 x 64 buckets, far timers clamp */
-	SW_WHEEL_CLASSIC,	/* 256 + 4 x 64 buckets, exact, cascades */
+	SW_WHEEL_KINDS
 	SW_WHEEL_NR_KINDS,
 };
+
+#undef SW_EM
+#undef SW_EM_LAST
 
 #define SW_LVL_CLK_SHIFT	3
 #define SW_LVL_CLK_DIV		BIT(SW_LVL_CLK_SHIFT)
@@ -111,6 +130,12 @@ struct sw_base {
 #define SW_TIMER_OVERDUE	0x4U	/* set by the wheel: expiry had passed */
 #define SW_TIMER_PLACEMENT	(SW_TIMER_CLAMPED | SW_TIMER_OVERDUE)
 
+/* Their letters in traces (the kernel's timer events print "D" too) */
+#define SW_TIMER_FLAGS SW_LIST(							\
+	SW_EM(SW_TIMER_DEFERRABLE,	"D")					\
+	SW_EM(SW_TIMER_CLAMPED,		"C")					\
+	SW_EM_LAST(SW_TIMER_OVERDUE,	"O"))
+
 /**
  * struct sw_timer - a timer as the wheel sees it
  * @entry:	bucket (or expired list) linkage; unhashed when not pending
@@ -131,12 +156,21 @@ struct sw_timer {
 };
 
 /* What sw_modify() did */
+#define SW_MODIFY_RESULTS SW_LIST(						\
+	SW_EM(SW_MOD_ARMED, "armed")		/* was not pending, now is */	\
+	SW_EM(SW_MOD_UNCHANGED, "unchanged")	/* pending, this very expiry: nothing done */ \
+	SW_EM(SW_MOD_SAME_BUCKET, "same_bucket") /* new expiry, same bucket: not requeued */ \
+	SW_EM_LAST(SW_MOD_REQUEUED, "requeued")	/* moved to another bucket */)
+
+#define SW_EM(sym, name)	sym,
+#define SW_EM_LAST(sym, name)	sym,
+
 enum sw_modify_result {
-	SW_MOD_ARMED,		/* was not pending, now is */
-	SW_MOD_UNCHANGED,	/* pending with this very expiry: nothing done */
-	SW_MOD_SAME_BUCKET,	/* new expiry, same bucket: not requeued */
-	SW_MOD_REQUEUED,	/* moved to another bucket */
+	SW_MODIFY_RESULTS
 };
+
+#undef SW_EM
+#undef SW_EM_LAST
 
 /* The expired lists of one tick: up to two per level plus the cascade's */
 #define SW_TICK_LISTS		(2 * SW_MAX_DEPTH + 1)
