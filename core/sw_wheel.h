@@ -175,23 +175,45 @@ enum sw_modify_result {
 /* The expired lists of one tick: up to two per level plus the cascade's */
 #define SW_TICK_LISTS		(2 * SW_MAX_DEPTH + 1)
 
+/*
+ * The buckets one tick may cascade: classic, one per level above the root;
+ * seed, its last level's, normal and deferrable
+ */
+#define SW_TICK_CASCADES	SW_MAX_DEPTH
+
+/**
+ * struct sw_cascade - a bucket a tick emptied to place its timers again
+ * @idx:	the bucket, as &sw_timer.idx (see sw_idx_level(), sw_idx_bucket())
+ * @moved:	the timers placed again: into lower levels (classic), or back
+ *		into the same bucket for a later revolution (seed)
+ */
+struct sw_cascade {
+	unsigned int		idx;
+	unsigned int		moved;
+};
+
 /**
  * struct sw_tick - timers collected for one tick, see sw_collect_tick()
  * @base:	the wheel they were collected from
  * @clk:	the tick they expired at
  * @nr_lists:	lists in use
  * @cascaded:	timers this tick placed again instead of expiring (seed, classic)
+ * @nr_cascades: buckets in @cascades
+ * @cascades:	the buckets that moved timers, in the order they did; their
+ *		@moved add up to @cascaded
  * @lists:	the timers; they stay pending (and cancellable) until popped
  *
  * Filled in by sw_collect_tick(), which reads nothing the caller left in
  * it: a tick on the stack needs no initialiser. Only @lists[0 .. @nr_lists)
- * are defined afterwards.
+ * and @cascades[0 .. @nr_cascades) are defined afterwards.
  */
 struct sw_tick {
 	struct sw_base		*base;
 	unsigned long		clk;
 	unsigned int		nr_lists;
 	unsigned int		cascaded;
+	unsigned int		nr_cascades;
+	struct sw_cascade	cascades[SW_TICK_CASCADES];
 	struct hlist_head	lists[SW_TICK_LISTS];
 };
 
@@ -273,14 +295,27 @@ static inline unsigned int sw_idx_level(const struct sw_geometry *geo, unsigned 
 	return 1 + ((idx - BIT(geo->root_bits)) >> geo->lvl_bits);
 }
 
+/* The position of bucket @idx in its level, 0 .. sw_lvl_nr_buckets() - 1 */
+static inline unsigned int sw_idx_bucket(const struct sw_geometry *geo, unsigned int idx)
+{
+	return idx % SW_DEFERRABLE_OFFSET - sw_lvl_first_bucket(geo, sw_idx_level(geo, idx));
+}
+
 /*
- * The level a timer was placed at (meaningful once it was armed); on a
- * wheel that cascades every level (classic), the level it is at now.
+ * The level a timer was placed at, and its bucket there (meaningful once
+ * it was armed); on a wheel that cascades every level (classic), where it
+ * is now.
  */
 static inline unsigned int sw_timer_level(const struct sw_base *base,
 					  const struct sw_timer *timer)
 {
 	return sw_idx_level(&base->geo, timer->idx);
+}
+
+static inline unsigned int sw_timer_bucket(const struct sw_base *base,
+					   const struct sw_timer *timer)
+{
+	return sw_idx_bucket(&base->geo, timer->idx);
 }
 
 /**
