@@ -66,6 +66,8 @@ static inline unsigned int sw_classic_shift(unsigned int lvl)
 static_assert(SW_CLASSIC_DEPTH <= SW_MAX_DEPTH);
 static_assert(SW_CLASSIC_ROOT_SIZE + ((SW_CLASSIC_DEPTH - 1) << SW_CLASSIC_LVL_BITS) <=
 	      SW_DEFERRABLE_OFFSET);
+/* A tick cascades at most one bucket of each level above the root */
+static_assert(SW_CLASSIC_DEPTH - 1 <= SW_TICK_CASCADES);
 
 /**
  * sw_classic_geometry - the classic wheel's shape, for sw_geometry_init()
@@ -163,6 +165,7 @@ enum sw_modify_result sw_classic_modify(struct sw_base *base, struct sw_timer *t
 /* Empty bucket @idx and place its timers again: they now go lower */
 static void sw_classic_cascade(struct sw_base *base, struct sw_tick *tick, unsigned int idx)
 {
+	unsigned int moved = 0;
 	HLIST_HEAD(moving);
 
 	hlist_move_list(base->vectors + idx, &moving);
@@ -175,8 +178,9 @@ static void sw_classic_cascade(struct sw_base *base, struct sw_tick *tick, unsig
 		new_idx = sw_classic_index(&base->geo, base->clk, timer->expires, &bucket_expiry,
 					   &how);
 		sw_bucket_add(base, timer, new_idx, bucket_expiry);
-		tick->cascaded++;
+		moved++;
 	}
+	sw_tick_add_cascade(tick, idx, moved);
 }
 
 /*

@@ -136,11 +136,16 @@
 #include "sw_classic.h"
 #include "sw_wheel_internal.h"
 
+/* In the order of the enum: the same list */
+#define SW_EM(sym, name)	name,
+#define SW_EM_LAST(sym, name)	name
+
 static const char * const sw_wheel_kind_names[SW_WHEEL_NR_KINDS] = {
-	[SW_WHEEL_SEED]		= "seed",
-	[SW_WHEEL_MAINLINE]	= "mainline",
-	[SW_WHEEL_CLASSIC]	= "classic",
+	SW_WHEEL_KINDS
 };
+
+#undef SW_EM
+#undef SW_EM_LAST
 
 const char *sw_wheel_kind_name(enum sw_wheel_kind kind)
 {
@@ -562,6 +567,7 @@ static void sw_tick_add_list(struct sw_tick *tick, struct hlist_head *bucket)
 static void sw_cascade(struct sw_base *base, struct sw_tick *tick, unsigned int idx)
 {
 	struct hlist_head *expired = &tick->lists[tick->nr_lists];
+	unsigned int moved = 0;
 	HLIST_HEAD(far);
 
 	/* The tick's lists beyond nr_lists hold whatever the caller left */
@@ -580,8 +586,9 @@ static void sw_cascade(struct sw_base *base, struct sw_tick *tick, unsigned int 
 		/* Still beyond the range: neither overdue nor clamped (seed) */
 		new_idx = sw_wheel_index(base, timer, timer->expires, &bucket_expiry, &how);
 		sw_enqueue(base, timer, new_idx, bucket_expiry);
-		tick->cascaded++;
+		moved++;
 	}
+	sw_tick_add_cascade(tick, idx, moved);
 	if (!hlist_empty(expired))
 		tick->nr_lists++;
 }
@@ -630,6 +637,7 @@ bool sw_collect_tick(struct sw_base *base, unsigned long now, struct sw_tick *ti
 	tick->base = base;
 	tick->nr_lists = 0;
 	tick->cascaded = 0;
+	tick->nr_cascades = 0;
 	if (!sw_wheel_is_classic(geo) && sw_time_after(base->next_due, now)) {
 		/* Nothing due up to @now */
 		tick->clk = now;

@@ -15,13 +15,32 @@
 #include <linux/list.h>
 #include <linux/types.h>
 
+/*
+ * Lists written once: the enums below, the names of the wheels and the
+ * tracepoints' names for all of these (module/sw_trace.h) are made from
+ * them, as the kernel's trace headers make theirs. Each entry is
+ * SW_EM(symbol, "name"), the last SW_EM_LAST(symbol, "name"); whoever
+ * expands a list defines both first and undefines them after. SW_LIST()
+ * only makes a list one expression.
+ */
+#define SW_LIST(entries)	entries
+
 /* Which wheel a base implements */
+#define SW_WHEEL_KINDS SW_LIST(							\
+	SW_EM(SW_WHEEL_SEED, "seed")		/* 8 x 32 buckets, far timers cascade */ \
+	SW_EM(SW_WHEEL_MAINLINE, "mainline")	/* 8 or 9 x 64 buckets, far timers clamp */ \
+	SW_EM_LAST(SW_WHEEL_CLASSIC, "classic")	/* 256 + 4 x 64 buckets, exact, cascades */)
+
+#define SW_EM(sym, name)	sym,
+#define SW_EM_LAST(sym, name)	sym,
+
 enum sw_wheel_kind {
-	SW_WHEEL_SEED,		/* 8 x 32 buckets, far timers cascade */
-	SW_WHEEL_MAINLINE,	/* 8 or 9 x 64 buckets, far timers clamp */
-	SW_WHEEL_CLASSIC,	/* 256 + 4 x 64 buckets, exact, cascades */
+	SW_WHEEL_KINDS
 	SW_WHEEL_NR_KINDS,
 };
+
+#undef SW_EM
+#undef SW_EM_LAST
 
 #define SW_LVL_CLK_SHIFT	3
 #define SW_LVL_CLK_DIV		BIT(SW_LVL_CLK_SHIFT)
@@ -111,6 +130,12 @@ struct sw_base {
 #define SW_TIMER_OVERDUE	0x4U	/* set by the wheel: expiry had passed */
 #define SW_TIMER_PLACEMENT	(SW_TIMER_CLAMPED | SW_TIMER_OVERDUE)
 
+/* Their letters in traces (the kernel's timer events print "D" too) */
+#define SW_TIMER_FLAGS SW_LIST(							\
+	SW_EM(SW_TIMER_DEFERRABLE,	"D")					\
+	SW_EM(SW_TIMER_CLAMPED,		"C")					\
+	SW_EM_LAST(SW_TIMER_OVERDUE,	"O"))
+
 /**
  * struct sw_timer - a timer as the wheel sees it
  * @entry:	bucket (or expired list) linkage; unhashed when not pending
@@ -131,15 +156,41 @@ struct sw_timer {
 };
 
 /* What sw_modify() did */
+#define SW_MODIFY_RESULTS SW_LIST(						\
+	SW_EM(SW_MOD_ARMED, "armed")		/* was not pending, now is */	\
+	SW_EM(SW_MOD_UNCHANGED, "unchanged")	/* pending, this very expiry: nothing done */ \
+	SW_EM(SW_MOD_SAME_BUCKET, "same_bucket") /* new expiry, same bucket: not requeued */ \
+	SW_EM_LAST(SW_MOD_REQUEUED, "requeued")	/* moved to another bucket */)
+
+#define SW_EM(sym, name)	sym,
+#define SW_EM_LAST(sym, name)	sym,
+
 enum sw_modify_result {
-	SW_MOD_ARMED,		/* was not pending, now is */
-	SW_MOD_UNCHANGED,	/* pending with this very expiry: nothing done */
-	SW_MOD_SAME_BUCKET,	/* new expiry, same bucket: not requeued */
-	SW_MOD_REQUEUED,	/* moved to another bucket */
+	SW_MODIFY_RESULTS
 };
+
+#undef SW_EM
+#undef SW_EM_LAST
 
 /* The expired lists of one tick: up to two per level plus the cascade's */
 #define SW_TICK_LISTS		(2 * SW_MAX_DEPTH + 1)
+
+/*
+ * The buckets one tick may cascade: classic, one per level above the root;
+ * seed, its last level's, normal and deferrable
+ */
+#define SW_TICK_CASCADES	SW_MAX_DEPTH
+
+/**
+ * struct sw_cascade - a bucket a tick emptied to place its timers again
+ * @idx:	the bucket, as &sw_timer.idx (see sw_idx_level(), sw_idx_bucket())
+ * @moved:	the timers placed again: into lower levels (classic), or back
+ *		into the same bucket for a later revolution (seed)
+ */
+struct sw_cascade {
+	unsigned int		idx;
+	unsigned int		moved;
+};
 
 /**
  * struct sw_tick - timers collected for one tick, see sw_collect_tick()
@@ -147,17 +198,22 @@ enum sw_modify_result {
  * @clk:	the tick they expired at
  * @nr_lists:	lists in use
  * @cascaded:	timers this tick placed again instead of expiring (seed, classic)
+ * @nr_cascades: buckets in @cascades
+ * @cascades:	the buckets that moved timers, in the order they did; their
+ *		@moved add up to @cascaded
  * @lists:	the timers; they stay pending (and cancellable) until popped
  *
  * Filled in by sw_collect_tick(), which reads nothing the caller left in
  * it: a tick on the stack needs no initialiser. Only @lists[0 .. @nr_lists)
- * are defined afterwards.
+ * and @cascades[0 .. @nr_cascades) are defined afterwards.
  */
 struct sw_tick {
 	struct sw_base		*base;
 	unsigned long		clk;
 	unsigned int		nr_lists;
 	unsigned int		cascaded;
+	unsigned int		nr_cascades;
+	struct sw_cascade	cascades[SW_TICK_CASCADES];
 	struct hlist_head	lists[SW_TICK_LISTS];
 };
 
@@ -239,14 +295,27 @@ static inline unsigned int sw_idx_level(const struct sw_geometry *geo, unsigned 
 	return 1 + ((idx - BIT(geo->root_bits)) >> geo->lvl_bits);
 }
 
+/* The position of bucket @idx in its level, 0 .. sw_lvl_nr_buckets() - 1 */
+static inline unsigned int sw_idx_bucket(const struct sw_geometry *geo, unsigned int idx)
+{
+	return idx % SW_DEFERRABLE_OFFSET - sw_lvl_first_bucket(geo, sw_idx_level(geo, idx));
+}
+
 /*
- * The level a timer was placed at (meaningful once it was armed); on a
- * wheel that cascades every level (classic), the level it is at now.
+ * The level a timer was placed at, and its bucket there (meaningful once
+ * it was armed); on a wheel that cascades every level (classic), where it
+ * is now.
  */
 static inline unsigned int sw_timer_level(const struct sw_base *base,
 					  const struct sw_timer *timer)
 {
 	return sw_idx_level(&base->geo, timer->idx);
+}
+
+static inline unsigned int sw_timer_bucket(const struct sw_base *base,
+					   const struct sw_timer *timer)
+{
+	return sw_idx_bucket(&base->geo, timer->idx);
 }
 
 /**

@@ -76,4 +76,16 @@ static inline void sw_unlink(struct sw_base *base, struct sw_timer *timer)
 	hlist_del_init(&timer->entry);
 }
 
+/* Note that a tick emptied bucket @idx and placed @moved of its timers again */
+static inline void sw_tick_add_cascade(struct sw_tick *tick, unsigned int idx,
+				       unsigned int moved)
+{
+	if (!moved)
+		return;
+	tick->cascades[tick->nr_cascades].idx = idx;
+	tick->cascades[tick->nr_cascades].moved = moved;
+	tick->nr_cascades++;
+	tick->cascaded += moved;
+}
+
 #endif

@@ -260,6 +260,99 @@ static void sw_classic_cascades_level_by_level(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, t[i].expired, 1U, "timer %u", i);
 }
 
+/* A cascade a tick reported: the tick, the bucket's level and position, the timers moved */
+struct sw_classic_cascade {
+	unsigned long	clk;
+	unsigned int	level;
+	unsigned int	bucket;
+	unsigned int	moved;
+};
+
+/* Process ticks up to @now one at a time, noting each cascade in @seen */
+static unsigned int sw_classic_cascades_until(struct kunit *test, struct sw_base *base,
+					      unsigned long now, struct sw_classic_cascade *seen,
+					      unsigned int max)
+{
+	unsigned int i, n = 0, moved;
+	struct sw_timer *timer;
+	struct sw_tick tick;
+
+	while (sw_collect_tick(base, now, &tick)) {
+		moved = 0;
+		KUNIT_EXPECT_LE(test, tick.nr_cascades, (unsigned int)SW_TICK_CASCADES);
+		for (i = 0; i < tick.nr_cascades && n < max; i++, n++) {
+			seen[n].clk = tick.clk;
+			seen[n].level = sw_idx_level(&base->geo, tick.cascades[i].idx);
+			seen[n].bucket = sw_idx_bucket(&base->geo, tick.cascades[i].idx);
+			seen[n].moved = tick.cascades[i].moved;
+			moved += tick.cascades[i].moved;
+		}
+		KUNIT_EXPECT_EQ(test, moved, tick.cascaded);
+		while ((timer = sw_tick_pop(&tick)))
+			sw_classic_record(timer, tick.clk, NULL);
+	}
+	return n;
+}
+
+/*
+ * Each tick reports the buckets it cascaded, level by level, and how many
+ * timers each moved; empty buckets are not reported.
+ */
+static void sw_classic_tick_reports_cascades(struct kunit *test)
+{
+	struct sw_base *base = sw_classic_base(test, 0);
+	struct sw_classic_timer *t = sw_classic_timers(test, 4);
+	struct sw_classic_cascade seen[8];
+	unsigned int n;
+
+	sw_modify(base, &t[0].timer, 300);		/* level 1, bucket 1 */
+	sw_modify(base, &t[1].timer, 511);		/* level 1, bucket 1 */
+	sw_modify(base, &t[2].timer, 16384 + 300);	/* level 2, bucket 1 */
+	sw_modify(base, &t[3].timer, 16384 * 2 + 300);	/* level 2, bucket 2 */
+	KUNIT_EXPECT_EQ(test, sw_timer_level(base, &t[0].timer), 1U);
+	KUNIT_EXPECT_EQ(test, sw_timer_bucket(base, &t[0].timer), 1U);
+	KUNIT_EXPECT_EQ(test, sw_timer_level(base, &t[2].timer), 2U);
+	KUNIT_EXPECT_EQ(test, sw_timer_bucket(base, &t[2].timer), 1U);
+	KUNIT_EXPECT_EQ(test, sw_timer_bucket(base, &t[3].timer), 2U);
+
+	/* 256: level 1's bucket 1 moves two timers to the root */
+	n = sw_classic_cascades_until(test, base, 256, seen, ARRAY_SIZE(seen));
+	KUNIT_ASSERT_EQ(test, n, 1U);
+	KUNIT_EXPECT_EQ(test, seen[0].clk, 256UL);
+	KUNIT_EXPECT_EQ(test, seen[0].level, 1U);
+	KUNIT_EXPECT_EQ(test, seen[0].bucket, 1U);
+	KUNIT_EXPECT_EQ(test, seen[0].moved, 2U);
+	KUNIT_EXPECT_EQ(test, sw_timer_level(base, &t[1].timer), 0U);
+	KUNIT_EXPECT_EQ(test, sw_timer_bucket(base, &t[1].timer), 511U - 256);
+
+	/* 16384: level 1's bucket 0 is empty, level 2's bucket 1 moves one */
+	n = sw_classic_cascades_until(test, base, 16384, seen, ARRAY_SIZE(seen));
+	KUNIT_ASSERT_EQ(test, n, 1U);
+	KUNIT_EXPECT_EQ(test, seen[0].clk, 16384UL);
+	KUNIT_EXPECT_EQ(test, seen[0].level, 2U);
+	KUNIT_EXPECT_EQ(test, seen[0].bucket, 1U);
+	KUNIT_EXPECT_EQ(test, seen[0].moved, 1U);
+
+	/* 16640: it comes down again, from level 1's bucket 65 & 63 */
+	n = sw_classic_cascades_until(test, base, 16640, seen, ARRAY_SIZE(seen));
+	KUNIT_ASSERT_EQ(test, n, 1U);
+	KUNIT_EXPECT_EQ(test, seen[0].level, 1U);
+	KUNIT_EXPECT_EQ(test, seen[0].bucket, 1U);
+
+	/* 32768: level 2's bucket 2 moves its timer to level 1; 33024 to the root */
+	n = sw_classic_cascades_until(test, base, 16384 * 2 + 300, seen, ARRAY_SIZE(seen));
+	KUNIT_ASSERT_EQ(test, n, 2U);
+	KUNIT_EXPECT_EQ(test, seen[0].clk, 16384UL * 2);
+	KUNIT_EXPECT_EQ(test, seen[0].level, 2U);
+	KUNIT_EXPECT_EQ(test, seen[0].bucket, 2U);
+	KUNIT_EXPECT_EQ(test, seen[1].clk, 16384UL * 2 + 256);
+	KUNIT_EXPECT_EQ(test, seen[1].level, 1U);
+	KUNIT_EXPECT_EQ(test, seen[1].bucket, 1U);
+	KUNIT_EXPECT_EQ(test, t[3].expired_at, 16384UL * 2 + 300);
+	for (n = 0; n < 4; n++)
+		KUNIT_EXPECT_EQ_MSG(test, t[n].expired, 1U, "timer %u", n);
+}
+
 /*
  * A level-1 bucket is reused every 64 revolutions of the root: a timer
  * put in the bucket that has just cascaded waits a full level revolution.
@@ -436,6 +529,7 @@ static struct kunit_case sw_classic_cases[] = {
 	KUNIT_CASE(sw_classic_past_expiry_runs_next_tick),
 	KUNIT_CASE(sw_classic_runs_exactly_on_time),
 	KUNIT_CASE(sw_classic_cascades_level_by_level),
+	KUNIT_CASE(sw_classic_tick_reports_cascades),
 	KUNIT_CASE(sw_classic_bucket_just_cascaded_waits_a_revolution),
 	KUNIT_CASE(sw_classic_next_expiry_by_scanning),
 	KUNIT_CASE(sw_classic_next_expiry_matches_brute_force),

@@ -98,6 +98,10 @@ static void sw_test_check_placement(struct kunit *test, struct sw_base *base,
 
 	KUNIT_EXPECT_EQ_MSG(test, sw_timer_level(base, &timer), exp.level, "delta %lu", delta);
 	KUNIT_EXPECT_EQ_MSG(test, timer.bucket_expiry, exp.run_at, "delta %lu", delta);
+	/* Its bucket in the level: the one that comes due at that tick */
+	KUNIT_EXPECT_EQ_MSG(test, sw_timer_bucket(base, &timer),
+			    (exp.run_at >> sw_lvl_shift(exp.level)) &
+			    (sw_lvl_nr_buckets(&base->geo, exp.level) - 1), "delta %lu", delta);
 	KUNIT_EXPECT_EQ_MSG(test, !!(timer.flags & SW_TIMER_CLAMPED), exp.clamped,
 			    "delta %lu", delta);
 	KUNIT_EXPECT_FALSE(test, timer.flags & SW_TIMER_OVERDUE);
@@ -504,12 +508,13 @@ static void sw_test_far_timer(struct kunit *test, unsigned long clk0, unsigned l
 	struct sw_test_expect exp;
 	struct sw_timer timer;
 	struct sw_tick tick;
-	unsigned int fired = 0;
+	unsigned int fired = 0, bucket, i;
 
 	sw_test_expect(param, clk0, expires, &exp);
 	sw_timer_init(&timer, 0);
 	sw_modify(base, &timer, expires);
 	KUNIT_EXPECT_EQ(test, sw_timer_level(base, &timer), last);
+	bucket = sw_timer_bucket(base, &timer);
 
 	/* The first wakeup is its bucket's first turn */
 	KUNIT_ASSERT_TRUE(test, sw_next_expiry(base, &next));
@@ -517,6 +522,16 @@ static void sw_test_far_timer(struct kunit *test, unsigned long clk0, unsigned l
 
 	while (sw_collect_tick(base, expires + (1UL << 30), &tick)) {
 		cascades += tick.cascaded;
+		/* Each cascade is reported: its own bucket, where it goes back */
+		KUNIT_EXPECT_EQ(test, tick.nr_cascades, tick.cascaded);
+		for (i = 0; i < tick.nr_cascades; i++) {
+			unsigned int idx = tick.cascades[i].idx;
+
+			KUNIT_EXPECT_EQ(test, sw_idx_level(&base->geo, idx), last);
+			KUNIT_EXPECT_EQ(test, sw_idx_bucket(&base->geo, idx), bucket);
+			KUNIT_EXPECT_EQ(test, tick.cascades[i].moved, 1U);
+			KUNIT_EXPECT_EQ(test, timer.idx, idx);
+		}
 		while (sw_tick_pop(&tick)) {
 			run_at = tick.clk;
 			fired++;

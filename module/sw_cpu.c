@@ -26,6 +26,10 @@
  *
  * A CPU going offline hands its timers to an online CPU; one coming
  * online starts with a fresh clock at jiffies.
+ *
+ * The tracepoints (sw_trace.h) fire under the CPU's lock, where the wheel
+ * changes: a timer placed (arm, re-arm), cancelled, expired or moved off
+ * an offline CPU, a bucket cascaded, the tasklet's run.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -41,6 +45,7 @@
 
 #include "sw_compat.h"
 #include "sw_cpu.h"
+#include "sw_trace.h"
 
 /*
  * Wakeups seen by the hrtimer: for the wheel (0) or the cancel queue (1).
@@ -191,9 +196,11 @@ static void sw_cpu_kick_for(struct sw_cpu *c, struct sw_shadow *shadow)
 static void sw_cpu_enqueue(struct sw_cpu *c, struct sw_shadow *shadow, unsigned long delta)
 {
 	unsigned long now = jiffies;
+	enum sw_modify_result how;
 
 	sw_forward_clock(&c->wheel, now);
-	sw_modify(&c->wheel, &shadow->timer, now + delta);
+	how = sw_modify(&c->wheel, &shadow->timer, now + delta);
+	trace_sw_timer_start(c->cpu, &c->wheel, shadow, now, how);
 	sw_cpu_arm_cancel(c, shadow, now);
 }
 
@@ -286,6 +293,7 @@ static void sw_cpu_cancel_due(struct sw_cpu *c, struct sw_shadow *shadow)
 		return;
 	}
 	if (sw_cancel(&c->wheel, &shadow->timer)) {
+		trace_sw_timer_cancel(c->cpu, &c->wheel, &shadow->timer);
 		c->stats.cancelled++;
 		c->stats.pending--;
 		sw_shadow_free(shadow);
@@ -321,13 +329,23 @@ static void sw_cpu_set_wakeup(struct sw_cpu *c, unsigned long now)
 		      HRTIMER_MODE_REL_PINNED_HARD);
 }
 
+/* The buckets @tick cascaded, one event each */
+static void sw_cpu_trace_cascades(const struct sw_cpu *c, const struct sw_tick *tick)
+{
+	unsigned int i;
+
+	for (i = 0; i < tick->nr_cascades; i++)
+		trace_sw_cascade(c->cpu, &c->wheel, tick->clk, &tick->cascades[i]);
+}
+
 static void sw_cpu_run(struct tasklet_struct *t)
 {
 	struct sw_cpu *c = from_tasklet(c, t, tasklet);
-	u64 start = ktime_get_ns();
+	unsigned int expired = 0, cascaded = 0;
+	u64 start = ktime_get_ns(), ns;
+	unsigned long now, ticks = 0;
 	struct sw_timer *timer;
 	struct sw_tick tick;
-	unsigned long now;
 
 	spin_lock_irq(&c->lock);
 	/* Stopped, or run elsewhere after its CPU went away: leave it */
@@ -336,8 +354,7 @@ static void sw_cpu_run(struct tasklet_struct *t)
 	now = jiffies;
 	c->stats.runs++;
 	if (!sw_time_after(c->wheel.clk, now)) {
-		unsigned long ticks = now - c->wheel.clk + 1;
-
+		ticks = now - c->wheel.clk + 1;
 		if (ticks > 1)
 			c->stats.catchup_runs++;
 		c->stats.catchup_max = max_t(u64, c->stats.catchup_max, ticks);
@@ -356,10 +373,15 @@ static void sw_cpu_run(struct tasklet_struct *t)
 		unsigned long clk = c->tick.clk;
 
 		c->stats.cascaded += c->tick.cascaded;
+		cascaded += c->tick.cascaded;
+		if (trace_sw_cascade_enabled())
+			sw_cpu_trace_cascades(c, &c->tick);
 		while ((timer = sw_tick_pop(&c->tick))) {
 			struct sw_shadow *shadow = container_of(timer, struct sw_shadow, timer);
 			unsigned long ran;
 
+			trace_sw_timer_expire(c->cpu, &c->wheel, timer, clk);
+			expired++;
 			sw_cpu_account_expiry(c, shadow, clk);
 			sw_cancel(&c->cancels, &shadow->cancel);
 			/* Popped: nothing else touches @shadow meanwhile */
@@ -370,7 +392,9 @@ static void sw_cpu_run(struct tasklet_struct *t)
 		}
 	}
 	sw_cpu_set_wakeup(c, now);
-	c->stats.tick_ns_max = max(c->stats.tick_ns_max, ktime_get_ns() - start);
+	ns = ktime_get_ns() - start;
+	c->stats.tick_ns_max = max(c->stats.tick_ns_max, ns);
+	trace_sw_tasklet_run(c->cpu, c->stats.runs, now, ticks, expired, cascaded, ns);
 out:
 	spin_unlock_irq(&c->lock);
 }
@@ -452,6 +476,7 @@ static u64 sw_cpu_move_timers(struct sw_cpu *from, struct sw_cpu *to)
 	sw_forward_clock(&to->cancels, now);
 	while ((timer = sw_take_any(&from->wheel))) {
 		sw_modify(&to->wheel, timer, timer->expires);
+		trace_sw_timer_migrate(from->cpu, to->cpu, &to->wheel, timer);
 		moved++;
 	}
 	while ((timer = sw_take_any(&from->cancels)))
@@ -501,6 +526,7 @@ static int sw_cpu_offline(unsigned int cpu)
 
 static void sw_cpu_cancel_timer(struct sw_cpu *c, struct sw_timer *timer)
 {
+	trace_sw_timer_cancel(c->cpu, &c->wheel, timer);
 	sw_shadow_free(container_of(timer, struct sw_shadow, timer));
 	c->stats.cancelled++;
 	c->stats.pending--;

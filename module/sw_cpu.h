@@ -10,12 +10,27 @@
 #include "sw_stats.h"
 #include "../core/sw_wheel.h"
 
-/* What a shadow timer does when its time comes */
+/*
+ * What a shadow timer does when its time comes: listed once, for the enum
+ * and the tracepoints (see SW_LIST() in core/sw_wheel.h)
+ */
+#define SW_SHADOW_KINDS SW_LIST(						\
+	/* expires, or is cancelled, once */					\
+	SW_EM(SW_SHADOW_ONESHOT, "oneshot")					\
+	/* re-armed (modified) at its cancel times, then cancelled */		\
+	SW_EM(SW_SHADOW_TIMEOUT, "timeout")					\
+	/* re-armed by its period when it expires */				\
+	SW_EM_LAST(SW_SHADOW_PERIODIC, "periodic"))
+
+#define SW_EM(sym, name)	sym,
+#define SW_EM_LAST(sym, name)	sym,
+
 enum sw_shadow_kind {
-	SW_SHADOW_ONESHOT,	/* expires, or is cancelled, once */
-	SW_SHADOW_TIMEOUT,	/* re-armed (modified) at its cancel times, then cancelled */
-	SW_SHADOW_PERIODIC,	/* re-armed by its period when it expires */
+	SW_SHADOW_KINDS
 };
+
+#undef SW_EM
+#undef SW_EM_LAST
 
 /**
  * struct sw_shadow - a timer of the shadow wheel and of the traffic that armed it

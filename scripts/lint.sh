@@ -15,6 +15,7 @@ kdir=${KDIR:-/usr/src/linux-headers-$release}
 sw_lock_kernel_trees
 src=$(sw_kernel_source 6.1) || exit 1
 status=0
+SW_TRACE_HEADER=module/sw_trace.h
 
 # Warnings and errors that point into our sources ($1: how paths start)
 sw_our_warnings()
@@ -73,9 +74,18 @@ sw_lint_kunit uml612
 # kernel headers, which define the kernel's own types and macros the
 # kernel's way
 files=$(cd "$SW_ROOT" && git ls-files -co --exclude-standard '*.c' '*.h' Kconfig |
-	grep -v -e '^core/user/include/' -e '^kunit/user/include/')
+	grep -v -e '^core/user/include/' -e '^kunit/user/include/' -e "^$SW_TRACE_HEADER\$")
 out=$(cd "$SW_ROOT" && "$src/scripts/checkpatch.pl" --strict --no-tree --quiet \
 	--show-types -f $files 2>&1)
 sw_report "checkpatch --strict" "$out"
+
+# The trace header is laid out as the kernel's own are (include/trace/events/
+# timer.h has the same three): TRACE_EVENT(name, and TP_STRUCT__entry( ending
+# their lines, the parts of TRACE_EVENT() not aligned to its parenthesis, and
+# TRACE_DEFINE_ENUM(x); in a macro, as it expands to declarations
+out=$(cd "$SW_ROOT" && "$src/scripts/checkpatch.pl" --strict --no-tree --quiet \
+	--show-types --ignore OPEN_ENDED_LINE,PARENTHESIS_ALIGNMENT,TRAILING_SEMICOLON \
+	-f "$SW_TRACE_HEADER" 2>&1)
+sw_report "checkpatch --strict $SW_TRACE_HEADER" "$out"
 
 exit $status

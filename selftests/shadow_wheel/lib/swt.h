@@ -8,6 +8,7 @@
  *		cpuN/wheel
  *  stats.c	the stats file
  *  control.c	control and bench writes, arming timers, waiting for ticks
+ *  trace.c	the module's tracepoints, in a tracefs instance of the test's own
  *
  * Plain C: every function returns 0 or -errno (or a value), and swt_error()
  * says what went wrong; the checks are in the tests (swt_test.h joins the
@@ -322,5 +323,49 @@ struct swt_traffic {
 int swt_tcp_traffic_start(struct swt_traffic *t, u64 ms);
 /* Waits for the connections to end, then stops the listener */
 void swt_tcp_traffic_stop(struct swt_traffic *t);
+
+/*
+ * trace.c: a tracefs instance (instances/NAME) and the events its trace
+ * file holds, each with the key=value fields of its format
+ */
+#define SWT_TRACE_SYSTEM	"shadow_wheel"
+#define SWT_TRACE_MAX_FIELDS	16
+
+struct swt_event {
+	const char *name;		/* sw_timer_start, ...: without the system */
+	u64 ts;				/* the trace clock's stamp (whole part) */
+	unsigned int nr;
+	struct {
+		const char *key;
+		const char *val;
+	} field[SWT_TRACE_MAX_FIELDS];
+};
+
+struct swt_trace {
+	char dir[256];			/* the instance's directory */
+	char *text;			/* its trace file, cut up into @event */
+	size_t nr;
+	struct swt_event *event;	/* in the order of the trace file */
+};
+
+/* Where tracefs is (mounted if need be), or NULL */
+const char *swt_tracefs_dir(void);
+/* Make the instance @name, anew if it was there; 0 or -errno */
+int swt_trace_create(struct swt_trace *tr, const char *name);
+bool swt_trace_exists(const struct swt_trace *tr, const char *rel);
+int swt_trace_write(const struct swt_trace *tr, const char *rel, const char *value);
+/* Read the instance's trace file into @tr->event; 0 or -errno */
+int swt_trace_read(struct swt_trace *tr);
+/* Events its buffers lost (overrun or dropped), or -errno */
+s64 swt_trace_lost(const struct swt_trace *tr);
+/* Remove the instance and free what was read; 0 or -errno */
+int swt_trace_remove(struct swt_trace *tr);
+
+/* A field's text, or NULL */
+const char *swt_event_str(const struct swt_event *e, const char *key);
+/* A field as a number, decimal or (swt_event_hex()) hex; 0 or -errno */
+int swt_event_u64(const struct swt_event *e, const char *key, u64 *val);
+int swt_event_s64(const struct swt_event *e, const char *key, s64 *val);
+int swt_event_hex(const struct swt_event *e, const char *key, u64 *val);
 
 #endif /* _SWT_H */
