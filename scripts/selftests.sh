@@ -16,7 +16,8 @@
 # for each kernel the module is built for it, the built selftests directory
 # goes into the guest as /selftests and /selftests/run.sh runs them there, the
 # programs named in run.list (which make writes from the Makefile's
-# TEST_GEN_PROGS).
+# TEST_GEN_PROGS), or those SW_SELFTESTS names (e.g. sw_mirror_test, built
+# but not run by default).
 # Results are counted from the tests' TAP output; a kernel whose run failed
 # otherwise (a splat, a crash, a timeout, no results) counts as one failure.
 # Ends with one line "selftests: P passed, F failed"; the exit status is
@@ -149,7 +150,7 @@ sw_selftests_run()
 		return
 	fi
 	guest=$(dirname "$log")/guest.sh
-	printf 'cd /selftests || exit 1\nsh ./run.sh\n' > "$guest"
+	printf 'cd /selftests || exit 1\nsh ./run.sh %s\n' "${SW_SELFTESTS:-}" > "$guest"
 	sw_log "selftests: $kernel"
 	"$SW_ROOT/scripts/vm.sh" --kernel "$kernel" --timeout "$SW_SELFTESTS_TIMEOUT" \
 		--file "$built:/selftests" "$guest" 2>&1 | tee "$log"

@@ -9,8 +9,9 @@
  * books (seen = cancelled + expired + pending + dropped), the mainline
  * wheel at the kernel's HZ must agree with the kernel's own wheel, and
  * no wheel may run a timer early or the seed and mainline ones later
- * than their level's granularity. It stops, starts and unloads under that
- * traffic, follows a CPU going offline, and turns bad input away.
+ * than their level's granularity. It follows a CPU going offline, and
+ * turns bad input away. Stopping, starting and unloading under that
+ * traffic is sw_mirror_toggle_test.
  */
 
 #include <string.h>
@@ -18,42 +19,7 @@
 #include "kselftest_harness.h"
 #include "lib/swt_test.h"
 
-FIXTURE(mirror) {
-	struct swt_geometry geo;
-};
-
-/* A kernel without timer tracepoints cannot be mirrored */
-static void swt_mirror_setup(struct __test_metadata *_metadata)
-{
-	int ret = swt_mirror_enable(true);
-
-	if (ret == -ENODEV)
-		SKIP(return, "the kernel has no timer tracepoints");
-	ASSERT_EQ(0, ret) TH_LOG("mirror/enable: %s", swt_error());
-}
-
-SWT_FIXTURE_SETUP(mirror, NULL, swt_mirror_setup)
-SWT_FIXTURE_TEARDOWN(mirror, NULL)
-
-/* The mirror's books balance in every wheel, and it made no nonsense of the events */
-static void swt_expect_mirror_consistent(struct __test_metadata *_metadata,
-					 const struct swt_mirror *mr)
-{
-	unsigned int w;
-
-	EXPECT_TRUE(mr->consistent) TH_LOG("mirror/stats: consistent 0");
-	EXPECT_EQ(0U, mr->anomalies) TH_LOG("event sequences the kernel does not make");
-	EXPECT_LE(9U, mr->nr_wheels);
-	for (w = 0; w < mr->nr_wheels; w++) {
-		const u64 *v = mr->wheel[w].v;
-
-		EXPECT_EQ(v[SWT_MW_SEEN], v[SWT_MW_CANCELLED] + v[SWT_MW_EXPIRED] +
-			  v[SWT_MW_PENDING] + v[SWT_MW_DROPPED])
-			TH_LOG("%s: seen %llu != cancelled %llu + expired %llu + pending %llu + dropped %llu",
-			       mr->wheel[w].name, v[SWT_MW_SEEN], v[SWT_MW_CANCELLED],
-			       v[SWT_MW_EXPIRED], v[SWT_MW_PENDING], v[SWT_MW_DROPPED]);
-	}
-}
+#include "lib/swt_mirror_test.h"
 
 static bool swt_wheel_is(const char *name, const char *kind)
 {
@@ -81,9 +47,10 @@ TEST_F_TIMEOUT(mirror, follows_real_traffic, 120)
 	EXPECT_TRUE(mr.running);
 	EXPECT_TRUE(mr.caught_up);
 	swt_expect_mirror_consistent(_metadata, &mr);
+	EXPECT_EQ(0U, mr.anomalies) TH_LOG("event sequences the kernel does not make");
 	for (w = 0; w < mr.nr_wheels; w++) {
-		EXPECT_LT(100U, mr.wheel[w].v[SWT_MW_SEEN]) TH_LOG("%s saw too few timers",
-								 mr.wheel[w].name);
+		EXPECT_LT(100U, mr.wheel[w].v[SWT_MW_SEEN])
+			TH_LOG("%s saw too few timers", mr.wheel[w].name);
 		EXPECT_LT(0U, mr.wheel[w].v[SWT_MW_EXPIRED]);
 		EXPECT_EQ(0U, mr.wheel[w].v[SWT_MW_DROPPED]);
 	}
@@ -124,43 +91,6 @@ TEST_F_TIMEOUT(mirror, follows_real_traffic, 120)
 			EXPECT_LE(1, l->min) TH_LOG("%s level %u ran a timer on its tick",
 						    l->name, l->level);
 	}
-}
-
-TEST_F_TIMEOUT(mirror, stops_starts_and_unloads_under_traffic, 120)
-{
-	struct swt_traffic t;
-	struct swt_mirror mr;
-	unsigned int round;
-
-	if (_metadata->skip)
-		return;
-	ASSERT_EQ(0, swt_tcp_traffic_start(&t, 4000)) TH_LOG("%s", swt_error());
-	for (round = 0; round < 20; round++) {
-		ASSERT_EQ(0, swt_mirror_enable(round & 1)) TH_LOG("%s", swt_error());
-		swt_sleep_ms(50);
-		ASSERT_EQ(0, swt_mirror_read(&mr)) TH_LOG("%s", swt_error());
-		EXPECT_EQ((bool)(round & 1), mr.running);
-		swt_expect_mirror_consistent(_metadata, &mr);
-	}
-	swt_msg("20 stops and starts under traffic");
-	/* Twice the same is no change */
-	ASSERT_EQ(0, swt_mirror_enable(true)) TH_LOG("%s", swt_error());
-	ASSERT_EQ(0, swt_mirror_enable(true)) TH_LOG("%s", swt_error());
-	swt_sleep_ms(200);
-	ASSERT_EQ(0, swt_mirror_read(&mr)) TH_LOG("%s", swt_error());
-	EXPECT_TRUE(mr.running);
-	swt_expect_mirror_consistent(_metadata, &mr);
-
-	/* rmmod with the probes registered and the kernel's timers busy */
-	ASSERT_EQ(0, swt_unload()) TH_LOG("%s", swt_error());
-	swt_msg("unloaded under traffic");
-	EXPECT_FALSE(swt_module_loaded());
-	swt_tcp_traffic_stop(&t);
-	ASSERT_EQ(0, swt_load("mirror=1")) TH_LOG("%s", swt_error());
-	swt_sleep_ms(200);
-	ASSERT_EQ(0, swt_mirror_read(&mr)) TH_LOG("%s", swt_error());
-	EXPECT_TRUE(mr.running);
-	swt_expect_mirror_consistent(_metadata, &mr);
 }
 
 TEST_F_TIMEOUT(mirror, follows_a_cpu_going_offline, 120)

@@ -136,8 +136,9 @@ int swt_mirror_read(struct swt_mirror *mr)
 		}
 		w = &mr->wheel[mr->nr_wheels++];
 		snprintf(w->name, sizeof(w->name), "%.*s", (int)strcspn(val, " "), val);
+		val = swt_after_name(val);
 		for (k = 0; k < ARRAY_SIZE(swt_mirror_wheel_keys) && !ret; k++)
-			ret = swt_words_u64(swt_after_name(val), swt_mirror_wheel_keys[k], &w->v[k]);
+			ret = swt_words_u64(val, swt_mirror_wheel_keys[k], &w->v[k]);
 	}
 	swt_kv_free(&kv);
 	if (ret)
@@ -238,7 +239,7 @@ static void swt_tcp_server(int lfd)
 }
 
 /* Short connections, each sending a little, until @end_ms */
-static void swt_tcp_client(uint16_t port, u64 end_ms)
+static void swt_tcp_client(unsigned short port, u64 end_ms)
 {
 	struct sockaddr_in sa = {
 		.sin_family = AF_INET,

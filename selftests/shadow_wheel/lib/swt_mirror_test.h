@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * shadow-wheel selftests: what the mirror's tests share (sw_mirror_test.c,
+ * sw_mirror_toggle_test.c): the fixture, a module loaded with the mirror
+ * on, and the mirror's books. Each test includes kselftest_harness.h and
+ * lib/swt_test.h first.
+ */
+#ifndef _SWT_MIRROR_TEST_H
+#define _SWT_MIRROR_TEST_H
+
+FIXTURE(mirror) {
+	struct swt_geometry geo;
+};
+
+/* A kernel without timer tracepoints cannot be mirrored */
+static inline void swt_mirror_setup(struct __test_metadata *_metadata)
+{
+	int ret = swt_mirror_enable(true);
+
+	if (ret == -ENODEV)
+		SKIP(return, "the kernel has no timer tracepoints");
+	ASSERT_EQ(0, ret) TH_LOG("mirror/enable: %s", swt_error());
+}
+
+SWT_FIXTURE_SETUP(mirror, NULL, swt_mirror_setup)
+SWT_FIXTURE_TEARDOWN(mirror, NULL)
+
+/* The mirror's books balance in every wheel */
+static inline void swt_expect_mirror_consistent(struct __test_metadata *_metadata,
+						const struct swt_mirror *mr)
+{
+	unsigned int w;
+
+	EXPECT_TRUE(mr->consistent) TH_LOG("mirror/stats: consistent 0");
+	EXPECT_LE(9U, mr->nr_wheels);
+	for (w = 0; w < mr->nr_wheels; w++) {
+		const u64 *v = mr->wheel[w].v;
+
+		u64 ended = v[SWT_MW_CANCELLED] + v[SWT_MW_EXPIRED] + v[SWT_MW_PENDING] +
+			    v[SWT_MW_DROPPED];
+
+		EXPECT_EQ(v[SWT_MW_SEEN], ended)
+			TH_LOG("%s: seen %llu, cancelled + expired + pending + dropped %llu",
+			       mr->wheel[w].name, v[SWT_MW_SEEN], ended);
+	}
+}
+
+#endif /* _SWT_MIRROR_TEST_H */
