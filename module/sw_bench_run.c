@@ -30,10 +30,14 @@
 #include "../core/sw_bench.h"
 #include "sw_bench_run.h"
 #include "sw_compat.h"
+#include "sw_mirror_run.h"
 
 #define SW_REPORT_SIZE		8192
 #define SW_CMP_FLOOR		(600UL * HZ)	/* the compared timers: 10 minutes out */
 #define SW_CMP_BACKGROUND	(3600UL * HZ)	/* their background: an hour */
+/* The mirror's records for the kernel's run with it on, and what it may add a pair */
+#define SW_BENCH_MIRROR_RECORDS	65536UL
+#define SW_BENCH_MIRROR_TARGET_NS	100
 
 static DEFINE_MUTEX(sw_bench_mutex);	/* one run at a time; guards the report */
 static char *sw_report;			/* the last run's, or NULL */
@@ -96,7 +100,7 @@ struct sw_bench_state {
 	struct sw_bench_params		params;
 	struct sw_bench_mem		mem;
 	struct sw_bench_report		reports[SW_WHEEL_NR_KINDS];
-	struct sw_bench_report		kernel, seed_bare, seed_locked;
+	struct sw_bench_report		kernel, kernel_mirror, seed_bare, seed_locked;
 	struct timer_list		*ktimers;	/* timers + ops, or NULL */
 	atomic_t			fired;
 	char				*out;
@@ -172,14 +176,20 @@ static const struct sw_bench_api sw_bench_kernel_api = {
 	.cancel		= sw_bench_kernel_cancel,
 };
 
-static void sw_bench_kernel_ops(struct sw_bench_state *s, struct sw_ktimer *kt)
+/*
+ * The kernel's timer API on the workload, into @o; with @mirror, the
+ * mirror runs (its own records, the module's timers included) while the
+ * operations are timed, the background armed before it starts
+ */
+static int sw_bench_kernel_ops(struct sw_bench_state *s, struct sw_ktimer *kt,
+			       struct sw_bench_op_cost *o, bool mirror)
 {
 	const struct sw_bench_params *p = &s->params;
-	struct sw_bench_op_cost *o = &s->kernel.ops;
 	struct sw_ktimer *kx = kt + p->timers;
 	unsigned long *expiry = s->mem.expiry, i;
 	struct sw_bench_kernel_timers k;
 	struct sw_bench_rng rng;
+	int ret = 0;
 
 	sw_bench_seed(&rng, p->seed + 3);
 	for (i = 0; i < p->timers + p->ops; i++) {
@@ -193,10 +203,17 @@ static void sw_bench_kernel_ops(struct sw_bench_state *s, struct sw_ktimer *kt)
 	k = (struct sw_bench_kernel_timers){
 		.timers = kx, .expiry = expiry, .mean = p->traffic.mean, .rng = &rng,
 	};
-	sw_bench_time_ops(o, &sw_kernel_env, p->ops, expiry, &sw_bench_kernel_api, &k);
+	if (mirror)
+		ret = sw_mirror_start_records(min_t(unsigned long, p->ops, SW_BENCH_MIRROR_RECORDS),
+					      true);
+	if (!ret)
+		sw_bench_time_ops(o, &sw_kernel_env, p->ops, expiry, &sw_bench_kernel_api, &k);
+	if (mirror && !ret)
+		sw_mirror_stop();
 
 	for (i = 0; i < p->timers + p->ops; i++)
 		timer_delete_sync(&kt[i].timer);
+	return ret;
 }
 
 /* The seed wheel's operations as the driver does them: under its lock */
@@ -305,6 +322,33 @@ static void sw_bench_out_ops(struct sw_bench_state *s, const char *name,
 	       o->mod_far % 1000 / 100, o->cancel / 1000, o->cancel % 1000 / 100);
 }
 
+/*
+ * The kernel's mod_timer() and del_timer() again, with the mirror on: what
+ * its probes add to each (the target: 100 ns a pair). Not when the
+ * mirror is on already, which the first run then measured too.
+ */
+static void sw_bench_kernel_mirrored(struct sw_bench_state *s, struct sw_ktimer *kt)
+{
+	const struct sw_bench_op_cost *off = &s->kernel.ops, *on = &s->kernel_mirror.ops;
+	long added;
+	int ret;
+
+	if (sw_mirror_running()) {
+		sw_out(s, "bench wheel=kernel-mirror skipped: the mirror was on already\n");
+		return;
+	}
+	memset(kt, 0, (s->params.timers + s->params.ops) * sizeof(*kt));
+	ret = sw_bench_kernel_ops(s, kt, &s->kernel_mirror.ops, true);
+	if (ret) {
+		sw_out(s, "bench wheel=kernel-mirror skipped: no mirror (%d)\n", ret);
+		return;
+	}
+	sw_bench_out_ops(s, "kernel-mirror", on);
+	added = ((long)on->arm + on->cancel - off->arm - off->cancel) / 1000;
+	sw_out(s, "bench mirror_added_ns.arm_cancel=%ld target=%d %s\n", added,
+	       SW_BENCH_MIRROR_TARGET_NS, added <= SW_BENCH_MIRROR_TARGET_NS ? "met" : "missed");
+}
+
 static void sw_bench_compare_kernel(struct sw_bench_state *s)
 {
 	struct sw_ktimer *kt;
@@ -317,7 +361,8 @@ static void sw_bench_compare_kernel(struct sw_bench_state *s)
 		return;
 	}
 	atomic_set(&s->fired, 0);
-	sw_bench_kernel_ops(s, kt);
+	sw_bench_kernel_ops(s, kt, &s->kernel.ops, false);
+	sw_bench_kernel_mirrored(s, kt);
 	kvfree(kt);
 	sw_bench_seed_ops(s, &s->seed_bare.ops, false);
 	sw_bench_seed_ops(s, &s->seed_locked.ops, true);

@@ -67,6 +67,7 @@ MODULE_PARM_DESC(mirror_records,
  * @started:	jiffies at start
  * @stopped:	jiffies at stop, while stopped
  * @own_events: events of the module's own timers, left out
+ * @with_own:	the module's own timers are mirrored too (the bench's run)
  * @running:	the probes are registered
  */
 struct sw_mirror_live {
@@ -78,6 +79,7 @@ struct sw_mirror_live {
 	unsigned long		started;
 	unsigned long		stopped;
 	unsigned long		own_events;
+	bool			with_own;
 	bool			running;
 };
 
@@ -131,7 +133,7 @@ static void sw_mirror_feed(struct sw_mirror_event *ev, void *fn)
 
 	raw_spin_lock_irqsave(&sw_mirror_lock, flags);
 	/* The module's own timers (its traffic, its poll) are not the kernel's */
-	if (within_module((unsigned long)fn, THIS_MODULE)) {
+	if (!live->with_own && within_module((unsigned long)fn, THIS_MODULE)) {
 		live->own_events++;
 		raw_spin_unlock_irqrestore(&sw_mirror_lock, flags);
 		return;
@@ -253,23 +255,23 @@ static void sw_mirror_free(struct sw_mirror_live *live)
 }
 
 /**
- * sw_mirror_start - mirror the kernel's timers from now on
+ * sw_mirror_start_records - mirror the kernel's timers from now on
+ * @nr_records:	records in the pool: the timers pending at once it can follow
+ * @with_own:	the module's own timers too (for the bench), not only the kernel's
  *
- * With a pool of mirror_records records: the timers pending at once it
- * can follow. Figures of a previous run are dropped. Starting a running
- * mirror does nothing.
+ * Figures of a previous run are dropped. Starting a running mirror does
+ * nothing.
  *
- * Return: 0, -EINVAL if mirror_records is out of 1 .. 2^20, -ENOMEM, or
+ * Return: 0, -EINVAL if @nr_records is out of 1 .. 2^20, -ENOMEM, or
  * -ENODEV if the kernel lacks the timer tracepoints.
  */
-int sw_mirror_start(void)
+int sw_mirror_start_records(unsigned long nr_records, bool with_own)
 {
 	struct sw_mirror_live *live = &sw_live_mirror, fresh = {};
-	unsigned int nr_records = READ_ONCE(mirror_records);
 	int ret;
 
 	if (!nr_records || nr_records > SW_MIRROR_MAX_RECORDS) {
-		pr_warn("mirror: mirror_records=%u is not in 1..%d\n", nr_records,
+		pr_warn("mirror: %lu records is not in 1..%d\n", nr_records,
 			SW_MIRROR_MAX_RECORDS);
 		return -EINVAL;
 	}
@@ -290,6 +292,7 @@ int sw_mirror_start(void)
 		goto fail;
 	sw_mirror_add_records(fresh.m, fresh.recs, nr_records);
 	fresh.nr_recs = nr_records;
+	fresh.with_own = with_own;
 	fresh.started = jiffies;
 
 	/* No probe runs now: the old mirror can go and the new one take its place */
@@ -303,7 +306,7 @@ int sw_mirror_start(void)
 	}
 	live->running = true;
 	mutex_unlock(&sw_mirror_mutex);
-	pr_info("mirror: started, %u records, %u wheels\n", nr_records, live->m->nr_wheels);
+	pr_info("mirror: started, %lu records, %u wheels\n", nr_records, live->m->nr_wheels);
 	return 0;
 fail:
 	sw_mirror_free(&fresh);
@@ -336,6 +339,16 @@ void sw_mirror_stop(void)
 bool sw_mirror_running(void)
 {
 	return READ_ONCE(sw_live_mirror.running);
+}
+
+/**
+ * sw_mirror_start - start the mirror with mirror_records records
+ *
+ * Return: as sw_mirror_start_records().
+ */
+int sw_mirror_start(void)
+{
+	return sw_mirror_start_records(READ_ONCE(mirror_records), false);
 }
 
 /* On load: start if asked to */

@@ -33,6 +33,7 @@ struct sw_mirror_fn {
 };
 
 int sw_mirror_start(void);
+int sw_mirror_start_records(unsigned long nr_records, bool with_own);
 void sw_mirror_stop(void);
 bool sw_mirror_running(void);
 int sw_mirror_load(void);
