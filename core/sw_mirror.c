@@ -428,9 +428,14 @@ static enum sw_mirror_class sw_mirror_arm(struct sw_mirror *m, struct sw_mirror_
 static void sw_mirror_expired(struct sw_mirror *m, struct sw_mirror_rec *r,
 			      const struct sw_mirror_event *ev)
 {
-	unsigned long expires = ev->have & SW_EVF_EXPIRES ? ev->expires : r->expires;
-
-	sw_mirror_lateness(m, r, expires);
+	/*
+	 * A mod_timer() that keeps the kernel's bucket emits no event but may
+	 * change the expiry: the wheels were told the old one, and their
+	 * lateness is against what they were told
+	 */
+	if ((ev->have & SW_EVF_EXPIRES) && ev->expires != r->expires)
+		m->silently_modified++;
+	sw_mirror_lateness(m, r, r->expires);
 	sw_mirror_diff_expiry(m, r, r->ent[m->kernel_wheel].bucket_expiry, r->reason, ev->kclk);
 	if (sw_ktimer_cpu(r->tflags) != ev->cpu)
 		m->expired_remote++;

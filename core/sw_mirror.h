@@ -208,6 +208,9 @@ struct sw_mirror_outcome {
  * @pending:	still pending in the kernel (records in use)
  * @dropped:	not mirrored: no record was free
  * @expired_remote: expiries run on another CPU than the timer's base's
+ * @silently_modified: expiries whose timer's expiry had changed since its
+ *		last start: a mod_timer() within the same bucket, which emits
+ *		no event
  * @cancelled_due: cancels of a due timer that no expire_entry followed
  * @events:	events by class
  * @diff:	the differential
@@ -233,6 +236,7 @@ struct sw_mirror {
 	unsigned long		pending;
 	unsigned long		dropped;
 	unsigned long		expired_remote;
+	unsigned long		silently_modified;
 	unsigned long		cancelled_due;
 	unsigned long		events[SW_MC_NR];
 	struct sw_diff		diff;

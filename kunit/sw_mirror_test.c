@@ -611,6 +611,45 @@ static void sw_mirror_outcome_is_the_events_own_timer(struct kunit *test)
 	sw_mt_expect(test, t, 3, 1, 1, 1, 0);
 }
 
+/*
+ * mod_timer() to another expiry in the same bucket emits no event: the
+ * expire_entry shows the new expiry. The wheels were told the old one;
+ * the expiry is counted as silently modified and each wheel's lateness
+ * stays against what it was told, so within its contract
+ */
+static void sw_mirror_silent_modify_is_counted(struct kunit *test)
+{
+	struct sw_mt *t = sw_mt_new(test, 250, SW_MT_J0, SW_MT_RECS);
+	struct sw_mirror_wheel *kw = &t->m.wheels[t->m.kernel_wheel];
+	unsigned long expires = SW_MT_J0 + 100;	/* level 1 at HZ=250: 8 ticks a bucket */
+	unsigned long tick = (expires | 7) + 1;
+	struct sw_mirror_event ev = {
+		.type = SW_EV_EXPIRE,
+		.timer = &t->timers[0],
+		.now = tick,
+		.kclk = tick,
+		.expires = expires - 3,
+		.have = SW_EVF_EXPIRES,
+	};
+	unsigned int w;
+
+	sw_mt_start(t, 0, 0, SW_MT_J0, expires);
+	KUNIT_EXPECT_EQ(test, t->recs[SW_MT_RECS - 1].lvl[t->m.kernel_wheel], 1);
+	sw_mt_cancel(t, 0, 0, tick);
+	KUNIT_EXPECT_EQ(test, sw_mirror_event(&t->m, &ev), SW_MC_EXPIRE);
+	sw_mt_expect(test, t, 1, 0, 1, 0, 0);
+	KUNIT_EXPECT_EQ(test, t->m.silently_modified, 1UL);
+	KUNIT_EXPECT_EQ(test, kw->lat[1].max, (long)(tick - expires));
+	for (w = 0; w < t->m.nr_wheels; w++) {
+		const struct sw_mirror_wheel *wh = &t->m.wheels[w];
+		unsigned int lvl = t->recs[SW_MT_RECS - 1].lvl[w];
+
+		KUNIT_EXPECT_EQ_MSG(test, wh->lat[lvl].hist[0], 0UL, "wheel %u early", w);
+		KUNIT_EXPECT_LE_MSG(test, wh->lat[lvl].max,
+				    (long)sw_lvl_expiry_gran(&wh->base.geo, lvl), "wheel %u", w);
+	}
+}
+
 /* A bin's top bounds what it holds, and the bin below holds less */
 static void sw_mirror_lat_bin_top_bounds_its_bin(struct kunit *test)
 {
@@ -646,6 +685,7 @@ static struct kunit_case sw_mirror_events_cases[] = {
 	KUNIT_CASE(sw_mirror_counts_clamped_and_parked),
 	KUNIT_CASE(sw_mirror_events_across_the_wrap),
 	KUNIT_CASE(sw_mirror_outcome_is_the_events_own_timer),
+	KUNIT_CASE(sw_mirror_silent_modify_is_counted),
 	KUNIT_CASE(sw_mirror_lat_bin_top_bounds_its_bin),
 	{}
 };

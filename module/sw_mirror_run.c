@@ -382,6 +382,7 @@ void sw_mirror_exit(void)
  * @expired_remote: expiries on another CPU than the timer's base's
  * @cancelled_due: cancels of due timers no expiry followed
  * @own_events:	events of the module's own timers, left out
+ * @silently_modified: expiries whose expiry changed without an event
  * @diff:	the differential
  */
 struct sw_mirror_snap {
@@ -399,6 +400,7 @@ struct sw_mirror_snap {
 	unsigned long			expired_remote;
 	unsigned long			cancelled_due;
 	unsigned long			own_events;
+	unsigned long			silently_modified;
 	struct sw_diff			diff;
 };
 
@@ -449,6 +451,7 @@ static bool sw_mirror_snapshot(struct sw_mirror_snap *snap, struct sw_mirror_fn 
 	snap->expired_remote = m->expired_remote;
 	snap->cancelled_due = m->cancelled_due;
 	snap->own_events = live->own_events;
+	snap->silently_modified = m->silently_modified;
 	snap->diff = m->diff;
 	if (top)
 		memcpy(top, live->top, (SW_MIRROR_TOP_FNS + 1) * sizeof(*top));
@@ -512,8 +515,9 @@ int sw_mirror_show_stats(struct seq_file *s)
 		   snap->running, snap->nr_recs, jiffies_to_msecs(snap->elapsed), HZ,
 		   snap->nr_wheels);
 	seq_printf(s, "consistent %d\ncaught_up %d\n", snap->consistent, snap->caught_up);
-	seq_printf(s, "expired_remote %lu\ncancelled_due %lu\nown_events %lu\n",
-		   snap->expired_remote, snap->cancelled_due, snap->own_events);
+	seq_printf(s, "expired_remote %lu\ncancelled_due %lu\nsilently_modified %lu\nown_events %lu\n",
+		   snap->expired_remote, snap->cancelled_due, snap->silently_modified,
+		   snap->own_events);
 	for (c = 0; c < SW_MC_NR; c++)
 		seq_printf(s, "events.%s %lu\n", sw_mirror_class_name(c), snap->m_events[c]);
 	for (w = 0; w < snap->nr_wheels; w++) {
