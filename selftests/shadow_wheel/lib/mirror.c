@@ -35,51 +35,43 @@ int swt_mirror_enable_raw(const char *word)
 	return swt_write_file(path, word, strlen(word));
 }
 
-/* The value of @key in a line's "key value key value..." rest @val */
-static int swt_words_u64(const char *val, const char *key, u64 *out)
+/* The value of @key in "key value key value...", or NULL */
+static const char *swt_words_find(const char *val, const char *key)
 {
 	size_t klen = strlen(key);
 	const char *p = val;
 
-	while (p && *p) {
+	while (*p) {
 		const char *end = p + strcspn(p, " ");
+		const char *v = end + strspn(end, " ");
 
-		if ((size_t)(end - p) == klen && !strncmp(p, key, klen)) {
-			p = end + strspn(end, " ");
-			return swt_parse_u64(p, strcspn(p, " "), out);
-		}
-		p = end + strspn(end, " ");
-		/* Skip the value */
-		p += strcspn(p, " ");
+		if ((size_t)(end - p) == klen && !strncmp(p, key, klen))
+			return v;
+		p = v + strcspn(v, " ");
 		p += strspn(p, " ");
 	}
-	return -ENOENT;
+	return NULL;
+}
+
+static int swt_words_u64(const char *val, const char *key, u64 *out)
+{
+	const char *v = swt_words_find(val, key);
+
+	return v ? swt_parse_u64(v, strcspn(v, " "), out) : -ENOENT;
 }
 
 /* As swt_words_u64(), for a value that may be negative */
 static int swt_words_s64(const char *val, const char *key, s64 *out)
 {
-	char word[64];
-	size_t klen = strlen(key);
-	const char *p = val;
+	const char *v = swt_words_find(val, key);
+	char word[64], *e;
 
-	while (p && *p) {
-		const char *end = p + strcspn(p, " ");
-
-		if ((size_t)(end - p) == klen && !strncmp(p, key, klen)) {
-			char *e;
-
-			p = end + strspn(end, " ");
-			snprintf(word, sizeof(word), "%.*s", (int)strcspn(p, " "), p);
-			errno = 0;
-			*out = strtoll(word, &e, 10);
-			return errno || *e || e == word ? -EINVAL : 0;
-		}
-		p = end + strspn(end, " ");
-		p += strcspn(p, " ");
-		p += strspn(p, " ");
-	}
-	return -ENOENT;
+	if (!v)
+		return -ENOENT;
+	snprintf(word, sizeof(word), "%.*s", (int)strcspn(v, " "), v);
+	errno = 0;
+	*out = strtoll(word, &e, 10);
+	return errno || *e || e == word ? -EINVAL : 0;
 }
 
 /* The rest of a "wheel NAME key value..." line after NAME */
