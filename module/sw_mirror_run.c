@@ -112,6 +112,8 @@ static void sw_mirror_fn_account(struct sw_mirror_fn *f, enum sw_mirror_class cl
 	unsigned int w;
 
 	f->events[class]++;
+	if (!out->placed && !out->expired)
+		return;
 	for (w = 0; w < nr_wheels; w++) {
 		if (out->placed)
 			f->lvl_max[w] = max(f->lvl_max[w], out->lvl[w]);
