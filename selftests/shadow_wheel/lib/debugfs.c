@@ -119,7 +119,7 @@ int swt_parse_u64(const char *s, size_t len, u64 *out)
 }
 
 /* The rest of @s after its first word and the blanks that follow */
-static const char *swt_skip_word(const char *s)
+const char *swt_skip_word(const char *s)
 {
 	s += strcspn(s, " \t");
 	return s + strspn(s, " \t");

@@ -74,13 +74,6 @@ static int swt_words_s64(const char *val, const char *key, s64 *out)
 	return errno || *e || e == word ? -EINVAL : 0;
 }
 
-/* The rest of a "wheel NAME key value..." line after NAME */
-static const char *swt_after_name(const char *val)
-{
-	val += strcspn(val, " ");
-	return val + strspn(val, " ");
-}
-
 static const char * const swt_mirror_wheel_keys[] = {
 	"seen", "cancelled", "expired", "pending", "dropped", "cascaded", "due_ticks",
 	"clamped", "parked",
@@ -128,7 +121,7 @@ int swt_mirror_read(struct swt_mirror *mr)
 		}
 		w = &mr->wheel[mr->nr_wheels++];
 		snprintf(w->name, sizeof(w->name), "%.*s", (int)strcspn(val, " "), val);
-		val = swt_after_name(val);
+		val = swt_skip_word(val);
 		for (k = 0; k < ARRAY_SIZE(swt_mirror_wheel_keys) && !ret; k++)
 			ret = swt_words_u64(val, swt_mirror_wheel_keys[k], &w->v[k]);
 	}
@@ -163,7 +156,7 @@ int swt_mirror_lateness_read(struct swt_mirror_late *lt, size_t max, size_t *nr)
 		}
 		l = &lt[(*nr)++];
 		snprintf(l->name, sizeof(l->name), "%.*s", (int)strcspn(val, " "), val);
-		rest = swt_after_name(val);
+		rest = swt_skip_word(val);
 		ret = swt_words_u64(rest, "level", &lvl) ?:
 		      swt_words_u64(rest, "gran", &l->gran) ?:
 		      swt_words_u64(rest, "count", &l->count) ?:

@@ -27,6 +27,9 @@ void swt_online_mask(bool mask[SWT_MAX_CPUS]);
 /* The path of @rel in the module's debugfs directory */
 void swt_debugfs_path(char *path, size_t size, const char *rel);
 
+/* @s after its first word and the blanks that follow it */
+const char *swt_skip_word(const char *s);
+
 /* A decimal number of @len characters at @s */
 int swt_parse_u64(const char *s, size_t len, u64 *out);
 
