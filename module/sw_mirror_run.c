@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * shadow-wheel: the mirror on the running kernel. Probes on the kernel's
- * timer tracepoints (timer_start, timer_cancel, timer_expire_entry) feed
- * every real timer event, as it happens, into one struct sw_mirror
- * (core/sw_mirror.c): every kind of wheel at the kernel's HZ and at HZ
- * 100, 250 and 1000, side by side, with the differential against the
- * kernel's own wheel.
+ * timer tracepoints (timer_start, timer_cancel, timer_expire_entry) take
+ * every real timer event as it happens; one struct sw_mirror
+ * (core/sw_mirror.c) replays them into every kind of wheel at the
+ * kernel's HZ and at HZ 100, 250 and 1000, side by side, with the
+ * differential against the kernel's own wheel.
  *
  * Where the probes run: timer_start and timer_cancel under the real
  * base's raw lock with interrupts off; timer_expire_entry from the timer
@@ -14,21 +14,31 @@
  * the lock around call_timer_fn(). A timer's events come from any CPU:
  * mod_timer() and del_timer() run where their caller runs, add_timer_on()
  * queues on another CPU, and 6.12 runs an idle CPU's global timers on
- * another one. So one mirror takes them all, serialised by one raw
- * spinlock taken with interrupts off: no sleeping lock, no allocation
- * (the records come from a pool allocated at start), no timer API, and
- * work bounded by the mirror's budget.
+ * another one. So a probe does the least it can there: it appends the
+ * event, with the CPU and jiffies, to the mirror's log (sw_mirror_log.h),
+ * one ring for all CPUs whose order is the events' order. The mirror's
+ * thread drains the log into the wheels, serialised by one raw spinlock
+ * taken with interrupts off, a batch at a time; a read drains it first.
+ * Only when the log is full does a probe drain a batch itself, so that
+ * nothing is lost while the thread cannot keep up; an event that still
+ * finds no room (its own CPU holds the oldest entry half written) is
+ * counted as lost. No sleeping lock, no allocation (the log and the
+ * records are allocated at start), no timer API in a probe, and bounded
+ * work.
  *
  * Starting registers the cancel and expire probes before the start probe,
  * so that every timer the mirror sees armed is followed to its end;
  * stopping unregisters the start probe first and waits for the probes
- * still running (tracepoint_synchronize_unregister()) before anything is
- * freed. Stopped, no probe is registered and the mirror costs nothing;
- * its figures stay readable until it starts again or the module goes.
+ * still running (tracepoint_synchronize_unregister()) before the log is
+ * drained for the last time and anything is freed. Stopped, no probe is
+ * registered and the mirror costs nothing; its figures stay readable
+ * until it starts again or the module goes.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/hrtimer.h>
 #include <linux/jiffies.h>
+#include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -43,6 +53,7 @@
 #include <linux/tracepoint.h>
 
 #include "sw_compat.h"
+#include "sw_mirror_log.h"
 #include "sw_mirror_run.h"
 
 /* The largest pool of records a start may ask for */
@@ -57,6 +68,18 @@ module_param(mirror_records, uint, 0644);
 MODULE_PARM_DESC(mirror_records,
 		 "timers pending at once the mirror can follow, from its next start (1..1048576, default 4096)");
 
+static unsigned long mirror_log = 8192;
+module_param(mirror_log, ulong, 0644);
+MODULE_PARM_DESC(mirror_log,
+		 "events the mirror's log holds until its thread drains them, from its next start (64..1048576, rounded up to a power of two, default 8192)");
+
+/* Events drained under one hold of the lock */
+#define SW_MIRROR_DRAIN_BATCH	64
+/* The thread's sleep between drains, by how much the last one found (us) */
+#define SW_MIRROR_DRAIN_BUSY_US	1000
+#define SW_MIRROR_DRAIN_US	10000
+#define SW_MIRROR_DRAIN_IDLE_US	50000
+
 /**
  * struct sw_mirror_live - the mirror and what feeds it
  * @m:		the mirror, NULL before the first start
@@ -67,6 +90,11 @@ MODULE_PARM_DESC(mirror_records,
  * @started:	jiffies at start
  * @stopped:	jiffies at stop, while stopped
  * @own_events: events of the module's own timers, left out
+ * @log:	the events the probes logged, not drained yet
+ * @drainer:	the thread that drains @log
+ * @drained:	events drained from @log into the mirror
+ * @drained_by_probes: of those, drained by a probe that found @log full
+ * @lost:	events a probe found no room for in @log
  * @with_own:	the module's own timers are mirrored too (the bench's run)
  * @running:	the probes are registered
  */
@@ -79,11 +107,16 @@ struct sw_mirror_live {
 	unsigned long		started;
 	unsigned long		stopped;
 	unsigned long		own_events;
+	struct sw_mirror_log	log;
+	struct task_struct	*drainer;
+	unsigned long		drained;
+	unsigned long		drained_by_probes;
+	atomic_long_t		lost;
 	bool			with_own;
 	bool			running;
 };
 
-/* Serialises the events into the mirror, and a read with them */
+/* Serialises the draining of the log into the mirror, and a read with it */
 static DEFINE_RAW_SPINLOCK(sw_mirror_lock);
 /* Serialises start, stop, free and the reads that copy the mirror out */
 static DEFINE_MUTEX(sw_mirror_mutex);
@@ -125,27 +158,126 @@ static void sw_mirror_fn_account(struct sw_mirror_fn *f, enum sw_mirror_class cl
 	}
 }
 
-/* One event, from any probe, on any CPU */
-static void sw_mirror_feed(struct sw_mirror_event *ev, void *fn)
+/* One logged event into the mirror, with the lock held */
+static void sw_mirror_feed(struct sw_mirror_live *live, const struct sw_mirror_logged *ent)
 {
-	struct sw_mirror_live *live = &sw_live_mirror;
 	struct sw_mirror_outcome out;
 	enum sw_mirror_class class;
-	unsigned long flags;
 
-	raw_spin_lock_irqsave(&sw_mirror_lock, flags);
+	lockdep_assert_held(&sw_mirror_lock);
 	/* The module's own timers (its traffic, its poll) are not the kernel's */
-	if (!live->with_own && within_module((unsigned long)fn, THIS_MODULE)) {
+	if (!live->with_own && within_module((unsigned long)ent->fn, THIS_MODULE)) {
 		live->own_events++;
-		raw_spin_unlock_irqrestore(&sw_mirror_lock, flags);
 		return;
 	}
-	ev->cpu = smp_processor_id();
-	ev->now = jiffies;
-	class = sw_mirror_event_outcome(live->m, ev, &out);
-	sw_mirror_fn_account(sw_mirror_fn_entry(live->top, fn), class, &out,
+	class = sw_mirror_event_outcome(live->m, &ent->ev, &out);
+	sw_mirror_fn_account(sw_mirror_fn_entry(live->top, ent->fn), class, &out,
 			     live->m->nr_wheels);
+}
+
+/* Up to @max events from the log into the mirror, with the lock held */
+static unsigned long sw_mirror_drain_locked(struct sw_mirror_live *live, unsigned long max)
+{
+	const struct sw_mirror_logged *ent;
+	unsigned long n = 0;
+
+	lockdep_assert_held(&sw_mirror_lock);
+	while (n < max && (ent = sw_mirror_log_peek(&live->log))) {
+		sw_mirror_feed(live, ent);
+		sw_mirror_log_pop(&live->log);
+		n++;
+	}
+	live->drained += n;
+	return n;
+}
+
+/*
+ * The log was full: drain a batch here, under the lock, and log the event
+ * after them. Still no room means the oldest entry is being written by
+ * this CPU, interrupted: the event is lost, and counted.
+ */
+static noinline void sw_mirror_log_full(struct sw_mirror_live *live,
+					const struct sw_mirror_event *ev, void *fn)
+{
+	struct sw_mirror_logged *ent;
+	unsigned long flags, pos;
+
+	raw_spin_lock_irqsave(&sw_mirror_lock, flags);
+	live->drained_by_probes += sw_mirror_drain_locked(live, SW_MIRROR_DRAIN_BATCH);
+	ent = sw_mirror_log_reserve(&live->log, &pos);
+	if (ent) {
+		ent->ev = *ev;
+		ent->fn = fn;
+		sw_mirror_log_publish(ent, pos);
+	} else {
+		atomic_long_inc(&live->lost);
+	}
 	raw_spin_unlock_irqrestore(&sw_mirror_lock, flags);
+}
+
+/* One event, from any probe, on any CPU: into the log */
+static void sw_mirror_log_event(struct sw_mirror_event *ev, void *fn)
+{
+	struct sw_mirror_live *live = &sw_live_mirror;
+	struct sw_mirror_logged *ent;
+	unsigned long pos;
+
+	ev->cpu = raw_smp_processor_id();
+	ev->now = jiffies;
+	ent = sw_mirror_log_reserve(&live->log, &pos);
+	if (unlikely(!ent)) {
+		sw_mirror_log_full(live, ev, fn);
+		return;
+	}
+	ent->ev = *ev;
+	ent->fn = fn;
+	sw_mirror_log_publish(ent, pos);
+}
+
+/**
+ * sw_mirror_drain - drain the log into the mirror, a batch per lock hold
+ *
+ * Return: the events drained. Not with the lock held; may sleep.
+ */
+unsigned long sw_mirror_drain(void)
+{
+	struct sw_mirror_live *live = &sw_live_mirror;
+	unsigned long flags, n, total = 0;
+
+	might_sleep();
+	if (!live->log.ents)
+		return 0;
+	do {
+		raw_spin_lock_irqsave(&sw_mirror_lock, flags);
+		n = sw_mirror_drain_locked(live, SW_MIRROR_DRAIN_BATCH);
+		raw_spin_unlock_irqrestore(&sw_mirror_lock, flags);
+		total += n;
+		cond_resched();
+	} while (n == SW_MIRROR_DRAIN_BATCH);
+	return total;
+}
+
+/*
+ * The mirror's thread: drains the log, then sleeps the longer the less it
+ * found, on an hrtimer (no timer_list of its own in the traffic it
+ * mirrors), not counted in the load average, until kthread_stop()
+ */
+static int sw_mirror_drainer(void *unused)
+{
+	const unsigned long busy = (sw_live_mirror.log.mask + 1) / 8;
+
+	while (!kthread_should_stop()) {
+		unsigned long n = sw_mirror_drain();
+		ktime_t sleep;
+
+		sleep = (n >= busy ? SW_MIRROR_DRAIN_BUSY_US :
+			 n ? SW_MIRROR_DRAIN_US : SW_MIRROR_DRAIN_IDLE_US) * NSEC_PER_USEC;
+		set_current_state(TASK_IDLE);
+		if (!kthread_should_stop())
+			schedule_hrtimeout_range(&sleep, sleep / 4, HRTIMER_MODE_REL);
+		__set_current_state(TASK_RUNNING);
+	}
+	return 0;
 }
 
 /* timer_start, whichever form the kernel gives it (see sw_compat.h) */
@@ -162,7 +294,7 @@ static void sw_mirror_on_start(struct timer_list *timer, unsigned long expires,
 		.have = SW_EVF_IDX | (has_bucket_expiry ? SW_EVF_BUCKET : 0),
 	};
 
-	sw_mirror_feed(&ev, timer->function);
+	sw_mirror_log_event(&ev, timer->function);
 }
 
 SW_DEFINE_TIMER_START_PROBE(sw_probe_timer_start, sw_mirror_on_start);
@@ -175,7 +307,7 @@ static void sw_probe_timer_cancel(void *data, struct timer_list *timer)
 		.tflags = READ_ONCE(timer->flags),
 	};
 
-	sw_mirror_feed(&ev, timer->function);
+	sw_mirror_log_event(&ev, timer->function);
 }
 
 static void sw_probe_timer_expire_entry(void *data, struct timer_list *timer,
@@ -190,7 +322,7 @@ static void sw_probe_timer_expire_entry(void *data, struct timer_list *timer,
 		.have = SW_EVF_EXPIRES,
 	};
 
-	sw_mirror_feed(&ev, timer->function);
+	sw_mirror_log_event(&ev, timer->function);
 }
 
 /* The probes, in the order they are registered */
@@ -253,6 +385,7 @@ static void sw_mirror_free(struct sw_mirror_live *live)
 	kvfree(live->recs);
 	kfree(live->slots);
 	kvfree(live->top);
+	sw_mirror_log_free(&live->log);
 	memset(live, 0, sizeof(*live));
 }
 
@@ -264,17 +397,25 @@ static void sw_mirror_free(struct sw_mirror_live *live)
  * Figures of a previous run are dropped. Starting a running mirror does
  * nothing.
  *
- * Return: 0, -EINVAL if @nr_records is out of 1 .. 2^20, -ENOMEM, or
+ * Return: 0, -EINVAL if @nr_records is out of 1 .. 2^20 or the mirror_log
+ * parameter out of its range, -ENOMEM, an error starting the thread, or
  * -ENODEV if the kernel lacks the timer tracepoints.
  */
 int sw_mirror_start_records(unsigned long nr_records, bool with_own)
 {
 	struct sw_mirror_live *live = &sw_live_mirror, fresh = {};
+	unsigned long log_entries = READ_ONCE(mirror_log);
+	struct task_struct *drainer;
 	int ret;
 
 	if (!nr_records || nr_records > SW_MIRROR_MAX_RECORDS) {
 		pr_warn("mirror: %lu records is not in 1..%d\n", nr_records,
 			SW_MIRROR_MAX_RECORDS);
+		return -EINVAL;
+	}
+	if (log_entries < SW_MIRROR_LOG_MIN || log_entries > SW_MIRROR_LOG_MAX) {
+		pr_warn("mirror: a log of %lu events is not in %lu..%lu\n", log_entries,
+			SW_MIRROR_LOG_MIN, SW_MIRROR_LOG_MAX);
 		return -EINVAL;
 	}
 	mutex_lock(&sw_mirror_mutex);
@@ -289,6 +430,9 @@ int sw_mirror_start_records(unsigned long nr_records, bool with_own)
 	fresh.top = kvcalloc(SW_MIRROR_TOP_FNS + 1, sizeof(*fresh.top), GFP_KERNEL);
 	if (!fresh.m || !fresh.recs || !fresh.slots || !fresh.top)
 		goto fail;
+	ret = sw_mirror_log_init(&fresh.log, log_entries);
+	if (ret)
+		goto fail;
 	ret = sw_mirror_init(fresh.m, HZ, jiffies, fresh.slots, nr_cpu_ids);
 	if (ret)
 		goto fail;
@@ -300,16 +444,27 @@ int sw_mirror_start_records(unsigned long nr_records, bool with_own)
 	/* No probe runs now: the old mirror can go and the new one take its place */
 	sw_mirror_free(live);
 	*live = fresh;
+	drainer = kthread_run(sw_mirror_drainer, NULL, "shadow_wheel_mirror");
+	if (IS_ERR(drainer)) {
+		ret = PTR_ERR(drainer);
+		goto stopped;
+	}
+	live->drainer = drainer;
 	ret = sw_mirror_register();
 	if (ret) {
-		live->stopped = jiffies;
-		mutex_unlock(&sw_mirror_mutex);
-		return ret;
+		kthread_stop(live->drainer);
+		live->drainer = NULL;
+		goto stopped;
 	}
 	live->running = true;
 	mutex_unlock(&sw_mirror_mutex);
-	pr_info("mirror: started, %lu records, %u wheels\n", nr_records, live->m->nr_wheels);
+	pr_info("mirror: started, %lu records, a log of %lu events, %u wheels\n", nr_records,
+		live->log.mask + 1, live->m->nr_wheels);
 	return 0;
+stopped:
+	live->stopped = jiffies;
+	mutex_unlock(&sw_mirror_mutex);
+	return ret;
 fail:
 	sw_mirror_free(&fresh);
 	mutex_unlock(&sw_mirror_mutex);
@@ -322,6 +477,10 @@ static void sw_mirror_stop_locked(struct sw_mirror_live *live)
 	if (!live->running)
 		return;
 	sw_mirror_unregister(ARRAY_SIZE(sw_mirror_probes));
+	/* No probe runs: what they logged is all there, written */
+	kthread_stop(live->drainer);
+	live->drainer = NULL;
+	sw_mirror_drain();
 	live->running = false;
 	live->stopped = jiffies;
 }
@@ -372,6 +531,10 @@ void sw_mirror_exit(void)
  * struct sw_mirror_snap - the mirror's figures, copied out for a read
  * @running:	the probes were registered
  * @nr_recs:	records in the pool
+ * @log_size:	events its log holds
+ * @drained:	events drained from the log
+ * @drained_by_probes: of those, by probes that found it full
+ * @lost:	events that found no room in the log
  * @elapsed:	jiffies it ran
  * @consistent:	sw_mirror_consistent() held
  * @caught_up:	every wheel's clock had caught up with jiffies
@@ -390,6 +553,10 @@ void sw_mirror_exit(void)
 struct sw_mirror_snap {
 	bool				running;
 	unsigned int			nr_recs;
+	unsigned long			log_size;
+	unsigned long			drained;
+	unsigned long			drained_by_probes;
+	unsigned long			lost;
 	unsigned long			elapsed;
 	bool				consistent;
 	bool				caught_up;
@@ -424,6 +591,7 @@ static bool sw_mirror_snapshot(struct sw_mirror_snap *snap, struct sw_mirror_fn 
 	lockdep_assert_held(&sw_mirror_mutex);
 	if (!m)
 		return false;
+	sw_mirror_drain();
 	for (round = 0; round < SW_MIRROR_READ_ROUNDS; round++) {
 		raw_spin_lock_irqsave(&sw_mirror_lock, flags);
 		snap->caught_up = live->running ? sw_mirror_advance(m, jiffies) : true;
@@ -435,6 +603,10 @@ static bool sw_mirror_snapshot(struct sw_mirror_snap *snap, struct sw_mirror_fn 
 	raw_spin_lock_irqsave(&sw_mirror_lock, flags);
 	snap->running = live->running;
 	snap->nr_recs = live->nr_recs;
+	snap->log_size = live->log.mask + 1;
+	snap->drained = live->drained;
+	snap->drained_by_probes = live->drained_by_probes;
+	snap->lost = atomic_long_read(&live->lost);
 	snap->elapsed = (live->running ? jiffies : live->stopped) - live->started;
 	snap->consistent = sw_mirror_consistent(m);
 	snap->nr_wheels = m->nr_wheels;
@@ -516,6 +688,8 @@ int sw_mirror_show_stats(struct seq_file *s)
 	seq_printf(s, "running %d\nrecords %u\nelapsed_ms %u\nhz %d\nwheels %u\n",
 		   snap->running, snap->nr_recs, jiffies_to_msecs(snap->elapsed), HZ,
 		   snap->nr_wheels);
+	seq_printf(s, "log_size %lu\nlog_drained %lu\nlog_drained_by_probes %lu\nlog_lost %lu\n",
+		   snap->log_size, snap->drained, snap->drained_by_probes, snap->lost);
 	seq_printf(s, "consistent %d\ncaught_up %d\n", snap->consistent, snap->caught_up);
 	seq_printf(s, "expired_remote %lu\ncancelled_due %lu\nsilently_modified %lu\nown_events %lu\n",
 		   snap->expired_remote, snap->cancelled_due, snap->silently_modified,

@@ -34,6 +34,7 @@ struct sw_mirror_fn {
 
 int sw_mirror_start(void);
 int sw_mirror_start_records(unsigned long nr_records, bool with_own);
+unsigned long sw_mirror_drain(void);
 void sw_mirror_stop(void);
 bool sw_mirror_running(void);
 int sw_mirror_load(void);

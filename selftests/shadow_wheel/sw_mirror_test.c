@@ -10,7 +10,8 @@
  * wheel at the kernel's HZ must agree with the kernel's own wheel (each
  * mismatch explained), and no wheel may run a timer early or the
  * mainline one at the kernel's HZ later than its level's granularity. It
- * follows a CPU going offline, and turns bad input away. Stopping,
+ * follows a CPU going offline, keeps up when its log is too small for the
+ * traffic (the probes drain it then), and turns bad input away. Stopping,
  * starting and unloading under that traffic is sw_mirror_toggle_test.
  */
 
@@ -48,6 +49,7 @@ TEST_F_TIMEOUT(mirror, follows_real_traffic, 120)
 	EXPECT_TRUE(mr.caught_up);
 	swt_expect_mirror_consistent(_metadata, &mr);
 	EXPECT_EQ(0U, mr.anomalies) TH_LOG("event sequences the kernel does not make");
+	EXPECT_LT(0U, mr.log_drained) TH_LOG("no event came through the log");
 	for (w = 0; w < mr.nr_wheels; w++) {
 		EXPECT_LT(100U, mr.wheel[w].v[SWT_MW_SEEN])
 			TH_LOG("%s saw too few timers", mr.wheel[w].name);
@@ -118,11 +120,36 @@ TEST_F_TIMEOUT(mirror, follows_a_cpu_going_offline, 120)
 	EXPECT_LT(0U, mr.wheel[0].v[SWT_MW_EXPIRED]);
 }
 
+/* A log of 64 events fills under TCP: the probes drain it, nothing is lost */
+TEST_F_TIMEOUT(mirror, keeps_up_with_a_tiny_log, 120)
+{
+	struct swt_mirror_diff d;
+	struct swt_traffic t;
+	struct swt_mirror mr;
+
+	if (_metadata->skip)
+		return;
+	ASSERT_EQ(0, swt_mirror_enable(false));
+	ASSERT_EQ(0, swt_mirror_param("mirror_log", "64"));
+	EXPECT_EQ(0, swt_mirror_enable(true));
+	ASSERT_EQ(0, swt_mirror_param("mirror_log", "8192"));
+	ASSERT_EQ(0, swt_tcp_traffic_start(&t, 2000)) TH_LOG("%s", swt_error());
+	swt_tcp_traffic_stop(&t);
+	swt_sleep_ms(500);
+	ASSERT_EQ(0, swt_mirror_read(&mr)) TH_LOG("%s", swt_error());
+	swt_msg("through the log %llu, drained by probes %llu, lost %llu", mr.log_drained,
+		mr.log_drained_by_probes, mr.log_lost);
+	swt_expect_mirror_consistent(_metadata, &mr);
+	EXPECT_LT(0U, mr.log_drained_by_probes) TH_LOG("a log of 64 never filled");
+	EXPECT_EQ(0U, mr.anomalies);
+	ASSERT_EQ(0, swt_mirror_diff_read(&d)) TH_LOG("%s", swt_error());
+	EXPECT_EQ(0U, d.unexplained[0]);
+	EXPECT_EQ(0U, d.unexplained[1]);
+}
+
 TEST_F(mirror, turns_bad_input_away)
 {
-	const char *param = "/sys/module/" SWT_MODULE_NAME "/parameters/mirror_records";
 	struct swt_mirror mr;
-	FILE *f;
 
 	if (_metadata->skip)
 		return;
@@ -131,19 +158,18 @@ TEST_F(mirror, turns_bad_input_away)
 	ASSERT_EQ(0, swt_mirror_read(&mr)) TH_LOG("%s", swt_error());
 	EXPECT_TRUE(mr.running) TH_LOG("bad input stopped the mirror");
 
-	/* No records: the start is refused and the mirror stays stopped */
+	/* No records, or a log too small or too big: the start is refused, nothing runs */
 	ASSERT_EQ(0, swt_mirror_enable(false));
-	f = fopen(param, "w");
-	ASSERT_NE(NULL, f) TH_LOG("%s: %s", param, strerror(errno));
-	fputs("0", f);
-	ASSERT_EQ(0, fclose(f));
+	ASSERT_EQ(0, swt_mirror_param("mirror_records", "0"));
+	EXPECT_EQ(-EINVAL, swt_mirror_enable(true));
+	ASSERT_EQ(0, swt_mirror_param("mirror_records", "4096"));
+	ASSERT_EQ(0, swt_mirror_param("mirror_log", "63"));
+	EXPECT_EQ(-EINVAL, swt_mirror_enable(true));
+	ASSERT_EQ(0, swt_mirror_param("mirror_log", "1048577"));
 	EXPECT_EQ(-EINVAL, swt_mirror_enable(true));
 	ASSERT_EQ(0, swt_mirror_read(&mr)) TH_LOG("%s", swt_error());
 	EXPECT_FALSE(mr.running);
-	f = fopen(param, "w");
-	ASSERT_NE(NULL, f);
-	fputs("4096", f);
-	ASSERT_EQ(0, fclose(f));
+	ASSERT_EQ(0, swt_mirror_param("mirror_log", "8192"));
 	EXPECT_EQ(0, swt_mirror_enable(true));
 }
 

@@ -35,6 +35,14 @@ int swt_mirror_enable_raw(const char *word)
 	return swt_write_file(path, word, strlen(word));
 }
 
+int swt_mirror_param(const char *name, const char *value)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "/sys/module/%s/parameters/%s", SWT_MODULE_NAME, name);
+	return swt_write_file(path, value, strlen(value));
+}
+
 /* The value of @key in "key value key value...", or NULL */
 static const char *swt_words_find(const char *val, const char *key)
 {
@@ -113,6 +121,12 @@ int swt_mirror_read(struct swt_mirror *mr)
 				mr->anomalies = v;
 			else if (!strcmp(key, "own_events"))
 				mr->own_events = v;
+			else if (!strcmp(key, "log_drained"))
+				mr->log_drained = v;
+			else if (!strcmp(key, "log_lost"))
+				mr->log_lost = v;
+			else if (!strcmp(key, "log_drained_by_probes"))
+				mr->log_drained_by_probes = v;
 			continue;
 		}
 		if (mr->nr_wheels == SWT_MIRROR_MAX_WHEELS) {

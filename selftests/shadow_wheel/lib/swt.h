@@ -271,6 +271,8 @@ bool swt_poll_again(struct swt_poll *poll, u64 j);
 /* mirror/enable: 0 or -errno */
 int swt_mirror_enable(bool on);
 int swt_mirror_enable_raw(const char *word);
+/* The module's parameter @name (mirror_records, mirror_log) set to @value: 0 or -errno */
+int swt_mirror_param(const char *name, const char *value);
 
 /* A wheel's line of mirror/stats: its name and figures, by SWT_MW_* */
 enum {
@@ -288,6 +290,8 @@ struct swt_mirror {
 	unsigned int hz;
 	u64 anomalies;
 	u64 own_events;
+	u64 log_drained, log_lost;	/* events through the mirror's log, and lost */
+	u64 log_drained_by_probes;	/* drained by probes that found it full */
 	unsigned int nr_wheels;
 	struct swt_mirror_wheel wheel[SWT_MIRROR_MAX_WHEELS];
 };

@@ -25,13 +25,14 @@ static inline void swt_mirror_setup(struct __test_metadata *_metadata)
 SWT_FIXTURE_SETUP(mirror, NULL, swt_mirror_setup)
 SWT_FIXTURE_TEARDOWN(mirror, NULL)
 
-/* The mirror's books balance in every wheel */
+/* The mirror's books balance in every wheel, and its log lost no event */
 static inline void swt_expect_mirror_consistent(struct __test_metadata *_metadata,
 						const struct swt_mirror *mr)
 {
 	unsigned int w;
 
 	EXPECT_TRUE(mr->consistent) TH_LOG("mirror/stats: consistent 0");
+	EXPECT_EQ(0U, mr->log_lost) TH_LOG("mirror/stats: log_lost %llu", mr->log_lost);
 	EXPECT_LE(9U, mr->nr_wheels);
 	for (w = 0; w < mr->nr_wheels; w++) {
 		const u64 *v = mr->wheel[w].v;
