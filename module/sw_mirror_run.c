@@ -73,8 +73,8 @@ module_param(mirror_log, ulong, 0644);
 MODULE_PARM_DESC(mirror_log,
 		 "events the mirror's log holds until its thread drains them, from its next start (64..1048576, rounded up to a power of two, default 8192)");
 
-/* Events drained under one hold of the lock */
-#define SW_MIRROR_DRAIN_BATCH	64
+/* Events drained under one hold of the lock: about 10 us natively, interrupts off */
+#define SW_MIRROR_DRAIN_BATCH	16
 /* The thread's sleep between drains, by how much the last one found (us) */
 #define SW_MIRROR_DRAIN_BUSY_US	1000
 #define SW_MIRROR_DRAIN_US	10000
