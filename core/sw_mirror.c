@@ -453,8 +453,8 @@ static enum sw_mirror_class sw_mirror_restart(struct sw_mirror *m, struct sw_mir
 					      const struct sw_mirror_event *ev)
 {
 	sw_mirror_lateness(m, r, r->expires);
-	if (sw_ktimer_cpu(r->tflags) != r->cancel_cpu)
-		m->expired_remote++;
+	/* Whether it ran remotely is known when its expire_entry comes */
+	r->owed_cpu = sw_ktimer_cpu(r->tflags);
 	r->owed = true;
 	r->owed_tick = r->ent[m->kernel_wheel].bucket_expiry;
 	r->owed_reason = r->reason;
@@ -606,6 +606,8 @@ static enum sw_mirror_class sw_mirror_expire(struct sw_mirror *m, struct sw_mirr
 	/* The expire_entry of an expiry counted when the timer was restarted */
 	if (r->owed && sw_time_before(ev->kclk, r->ktick)) {
 		sw_mirror_diff_expiry(m, r, r->owed_tick, r->owed_reason, ev->kclk);
+		if (r->owed_cpu != ev->cpu)
+			m->expired_remote++;
 		r->owed = false;
 		return SW_MC_EXPIRE_OWED;
 	}

@@ -104,6 +104,7 @@ enum sw_mirror_state {
  * @due:	its bucket was due when it was cancelled
  * @owed:	an expire_entry is owed to an expiry already counted
  * @cancel_cpu:	the CPU its cancel came from
+ * @owed_cpu:	the CPU of the base the owed expiry's timer was on
  * @lvl:	the level each wheel placed it at
  * @ent:	its timer in each wheel
  */
@@ -122,6 +123,7 @@ struct sw_mirror_rec {
 	bool			due;
 	bool			owed;
 	unsigned int		cancel_cpu;
+	unsigned int		owed_cpu;
 	u8			lvl[SW_MIRROR_MAX_WHEELS];
 	struct sw_timer		ent[SW_MIRROR_MAX_WHEELS];
 };
@@ -207,7 +209,8 @@ struct sw_mirror_outcome {
  * @expired:	expired
  * @pending:	still pending in the kernel (records in use)
  * @dropped:	not mirrored: no record was free
- * @expired_remote: expiries run on another CPU than the timer's base's
+ * @expired_remote: expiries run on another CPU than the timer's base's, by
+ *		their expire_entry
  * @silently_modified: expiries whose timer's expiry had changed since its
  *		last start: a mod_timer() within the same bucket, which emits
  *		no event

@@ -374,6 +374,35 @@ static void sw_mirror_remote_expiry_is_counted(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->m.expired_remote, 1UL);
 }
 
+/*
+ * An expiry counted at a restart ran remotely only if its expire_entry
+ * says so: a del_timer() of a due timer from another CPU and a start
+ * there, with no expire_entry, counts as an expiry (the ambiguity of the
+ * table above) but not as a remote one
+ */
+static void sw_mirror_remote_expiry_is_told_by_its_expire_entry(struct kunit *test)
+{
+	struct sw_mt *t = sw_mt_new(test, 250, SW_MT_J0, SW_MT_RECS);
+	unsigned long expires = SW_MT_J0 + 10, b = expires + 1;
+
+	/* 6.1: no remote expiry; the cancel from CPU 1 was a del_timer() */
+	sw_mt_start(t, 0, 0, SW_MT_J0, expires);
+	sw_mt_cancel(t, 0, 1, b);
+	sw_mt_start(t, 1, 1, b, b + 50);
+	KUNIT_EXPECT_EQ(test, sw_mt_start(t, 0, 1, b, b + 20), SW_MC_ARM);
+	sw_mt_expect(test, t, 3, 0, 1, 2, 0);
+	KUNIT_EXPECT_EQ(test, t->m.expired_remote, 0UL);
+
+	/* 6.12: CPU 1 runs CPU 0's timer, CPU 2 re-arms it meanwhile */
+	sw_mt_start(t, 2, 0, b, b + 10);
+	sw_mt_cancel(t, 2, 1, b + 11);
+	sw_mt_start(t, 1, 1, b + 11, b + 60);
+	KUNIT_EXPECT_EQ(test, sw_mt_start(t, 2, 2, b + 11, b + 40), SW_MC_ARM);
+	KUNIT_EXPECT_EQ(test, t->m.expired_remote, 0UL);
+	KUNIT_EXPECT_EQ(test, sw_mt_expire(t, 2, 1, b + 11, b + 11), SW_MC_EXPIRE_OWED);
+	KUNIT_EXPECT_EQ(test, t->m.expired_remote, 1UL);
+}
+
 /* Events of timers armed before the mirror started are not counted in its lifetimes */
 static void sw_mirror_unknown_timers_are_untracked(struct kunit *test)
 {
@@ -676,6 +705,7 @@ static struct kunit_case sw_mirror_events_cases[] = {
 	KUNIT_CASE(sw_mirror_due_cancel_without_expiry_is_a_cancel),
 	KUNIT_CASE(sw_mirror_restart_before_expire_entry_owes_it),
 	KUNIT_CASE(sw_mirror_owed_expiry_needs_an_earlier_baseclk),
+	KUNIT_CASE(sw_mirror_remote_expiry_is_told_by_its_expire_entry),
 	KUNIT_CASE(sw_mirror_remote_expiry_is_counted),
 	KUNIT_CASE(sw_mirror_unknown_timers_are_untracked),
 	KUNIT_CASE(sw_mirror_drops_when_out_of_records),
