@@ -702,6 +702,13 @@ static inline unsigned long sw_first_due(const struct sw_base *base)
 	       base->next_expiry[1] : base->next_expiry[0];
 }
 
+/* Whether no bucket comes due up to @now: sw_first_due() is after it */
+static inline bool sw_nothing_due(const struct sw_base *base, unsigned long now)
+{
+	return sw_time_after(base->next_expiry[0], now) &&
+	       sw_time_after(base->next_expiry[1], now);
+}
+
 /* sw_first_due(), exact if it is not after @now: what skipping up to @now needs */
 static unsigned long sw_first_due_by(struct sw_base *base, unsigned long now)
 {
@@ -952,7 +959,7 @@ unsigned long sw_run(struct sw_base *base, unsigned long now,
 		     void (*fn)(struct sw_timer *timer, unsigned long clk, void *arg),
 		     void *arg)
 {
-	if (!sw_wheel_is_classic(&base->geo) && sw_time_after(sw_first_due(base), now)) {
+	if (!sw_wheel_is_classic(&base->geo) && sw_nothing_due(base, now)) {
 		if (!sw_time_after(base->clk, now))
 			base->clk = now + 1;
 		return 0;
