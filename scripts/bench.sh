@@ -7,7 +7,7 @@
 #   scripts/bench.sh user [sw-bench options]     native, in user space
 #   scripts/bench.sh callgrind [--timers N] [--ops N] [--hz HZ]
 #                                                instructions per call, inclusive
-#   scripts/bench.sh best [--runs N] [sw-bench options]
+#   scripts/bench.sh best [--runs N] [--out DIR] [sw-bench options]
 #                                                per-tick cost, best of N runs
 #   scripts/bench.sh plot [--out DIR] [sw-bench options]
 #                                                per-tick cost over time
@@ -20,7 +20,8 @@
 # (the benchmark's loop around them left out). "best" runs sw-bench N
 # times (default 5) and takes, for each tick, the least it took in any run
 # (the runs do the same work tick by tick): the per-tick figures and their
-# ratios with the machine's interruptions left out. "plot"
+# ratios with the machine's interruptions left out; --out DIR keeps the
+# runs and DIR/best.dat, the best tick by tick. "plot"
 # writes the per-tick cost of the classic and seed wheels, tick by tick,
 # to DIR/bench-ticks.dat and plots it with gnuplot into DIR/bench-ticks.png
 # and, as text, to stdout. "kernel" boots a test kernel, loads the module,
@@ -98,69 +99,60 @@ bench_callgrind()
 # with the machine's interruptions left out
 bench_best()
 {
-	local runs=5 dir i args=()
+	local runs=5 dir= i c n names args=()
 
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		--runs) [ $# -ge 2 ] || usage; runs=$2; shift 2 ;;
+		--out) [ $# -ge 2 ] || usage; dir=$2; shift 2 ;;
 		*) args+=("$1"); shift ;;
 		esac
 	done
 	[ "$runs" -ge 1 ] 2>/dev/null || usage
 	sw_bench_build
-	dir=$(mktemp -d)
-	trap "rm -rf '$dir'" EXIT
+	if [ -z "$dir" ]; then
+		dir=$(mktemp -d)
+		trap "rm -rf '$dir'" EXIT
+	fi
+	mkdir -p "$dir" || sw_die "cannot create $dir"
 	for i in $(seq "$runs"); do
 		"$SW_ROOT/bench/sw-bench" --trace "$dir/run$i.dat" "${args[@]}" > "$dir/run$i.txt" ||
 			sw_die "sw-bench failed"
 	done
+	# Tick by tick, the least of the runs: DIR/best.dat, columns as the traces'
+	awk '/^# tick/ { if (!hdr) print; hdr = 1; next }
+	     /^#/ { next }
+	     { t = $1; if (t + 1 > nt) nt = t + 1; nc = NF
+	       for (c = 2; c <= NF; c++)
+		       if (!((t, c) in b) || $c < b[t, c]) b[t, c] = $c }
+	     END { for (t = 0; t < nt; t++) { line = t
+		   for (c = 2; c <= nc; c++) line = line " " b[t, c]
+		   print line } }' "$dir"/run*.dat > "$dir/best.dat"
 	echo "per-tick cost in ns, the least of $runs runs for each tick"
-	awk -v runs="$runs" '
-	/^# tick/ { for (c = 3; c <= NF; c++) name[c - 1] = $c; nc = NF - 2; next }
-	/^#/ { next }
-	{
-		t = $1
-		for (c = 2; c <= nc + 1; c++)
-			if (!((t, c) in best) || $c < best[t, c])
-				best[t, c] = $c
-		if (t + 1 > nt)
-			nt = t + 1
-	}
-	function stats(c,    t, n, v, i, j, x, total) {
-		n = 0; total = 0
-		for (t = 0; t < nt; t++) {
-			v[n++] = best[t, c]
-			total += best[t, c]
-		}
-		for (i = 1; i < n; i++) {	# insertion sort, fine for 20000
-			x = v[i]
-			for (j = i - 1; j >= 0 && v[j] > x; j--)
-				v[j + 1] = v[j]
-			v[j + 1] = x
-		}
-		med[c] = v[int(n / 2)]; p99[c] = v[int(n * 99 / 100)]
-		p999[c] = v[int(n * 999 / 1000)]; max[c] = v[n - 1]; tot[c] = total
-		printf "best runs=%d wheel=%s ticks=%d tick_median=%d tick_p99=%d tick_p999=%d tick_max=%d tick_total_us=%d\n", \
-			runs, name[c], n, med[c], p99[c], p999[c], max[c], total / 1000
-	}
+	names=$(sed -n 's/^# tick //p' "$dir/best.dat")
+	c=2
+	for n in $names; do
+		awk -v c="$c" '!/^#/ {print $c}' "$dir/best.dat" | sort -n |
+		awk -v runs="$runs" -v name="$n" '{ v[NR - 1] = $1; total += $1 }
+		END { printf "best runs=%d wheel=%s ticks=%d tick_median=%d tick_p99=%d tick_p999=%d tick_max=%d tick_total_us=%d\n",
+			runs, name, NR, v[int(NR / 2)], v[int(NR * 99 / 100)],
+			v[int(NR * 999 / 1000)], v[NR - 1], total / 1000 }'
+		c=$((c + 1))
+	done | tee "$dir/best.txt"
+	awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+	       tot[f["wheel"]] = f["tick_total_us"]; max[f["wheel"]] = f["tick_max"] }
 	END {
-		for (c = 2; c <= nc + 1; c++) {
-			stats(c)
-			col[name[c]] = c
+		for (w in tot) {
+			if (w == "classic" || !("classic" in tot) || !tot[w] || !max["classic"])
+				continue
+			r = tot["classic"] / tot[w]
+			printf "ratio classic/%s.tick_total=%.3f target=>=2.00 %s\n", w, r,
+				(r >= 2 ? "met" : "missed")
+			r = max[w] / max["classic"]
+			printf "ratio %s/classic.tick_max=%.3f target=<=0.10 %s\n", w, r,
+				(r <= 0.1 ? "met" : "missed")
 		}
-		if (("seed" in col) && ("classic" in col)) {
-			s = col["seed"]; k = col["classic"]
-			r = tot[k] / tot[s]
-			printf "ratio classic/seed.tick_total=%.3f target=>=2.00 %s\n", r, (r >= 2 ? "met" : "missed")
-			r = max[s] / max[k]
-			printf "ratio seed/classic.tick_max=%.3f target=<=0.10 %s\n", r, (r <= 0.1 ? "met" : "missed")
-		}
-		if (("mainline" in col) && ("classic" in col)) {
-			s = col["mainline"]; k = col["classic"]
-			printf "ratio classic/mainline.tick_total=%.3f\n", tot[k] / tot[s]
-			printf "ratio mainline/classic.tick_max=%.3f\n", max[s] / max[k]
-		}
-	}' "$dir"/run*.dat
+	}' "$dir/best.txt"
 }
 
 bench_plot()
