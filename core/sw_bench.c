@@ -209,10 +209,10 @@ static void sw_bench_wheel_next(void *ctx, unsigned long i)
  *
  * Return: picoseconds per lookup.
  */
-u32 sw_bench_next(const struct sw_base *base, unsigned long nr, const struct sw_bench_env *env,
+u32 sw_bench_next(struct sw_base *base, unsigned long nr, const struct sw_bench_env *env,
 		  u32 *ps)
 {
-	return sw_bench_time_loop(env, ps, nr, sw_bench_wheel_next, (void *)base);
+	return sw_bench_time_loop(env, ps, nr, sw_bench_wheel_next, base);
 }
 
 /**

@@ -108,7 +108,7 @@ void sw_bench_ticks(struct sw_base *base, struct sw_timer *timers, unsigned long
 		    const struct sw_bench_env *env, u32 *samples, unsigned long ticks,
 		    unsigned long *expired, unsigned long *cascaded);
 
-u32 sw_bench_next(const struct sw_base *base, unsigned long nr, const struct sw_bench_env *env,
+u32 sw_bench_next(struct sw_base *base, unsigned long nr, const struct sw_bench_env *env,
 		  u32 *ps);
 u64 sw_bench_clock_cost(const struct sw_bench_env *env);
 

@@ -33,8 +33,11 @@
  * separate deferrable buckets (the scan skips deferrable timers), no
  * skipping of empty ticks (a wheel that fell behind processes every tick
  * in between, as __run_timers() did; only an empty wheel catches up at
- * once). The kernel also cached the scan's result until it went stale;
- * sw_next_expiry() is the scan itself.
+ * once). The kernel cached the scan's result, next_timer, lowered by an
+ * arm that came earlier and found again by the scan once a cancel of the
+ * timer that made it, or the clock passing it, left it stale; the base
+ * keeps it the same way (sw_next_expiry()), and a tick that expires
+ * timers leaves it stale.
  */
 
 #include <linux/build_bug.h>
@@ -159,6 +162,9 @@ enum sw_modify_result sw_classic_modify(struct sw_base *base, struct sw_timer *t
 	else
 		base->nr_pending++;
 	sw_bucket_add(base, timer, idx, bucket_expiry);
+	/* next_timer, as internal_add_timer() kept it */
+	if (!(timer->flags & SW_TIMER_DEFERRABLE))
+		sw_next_lower(base, 0, bucket_expiry);
 	return pending ? SW_MOD_REQUEUED : SW_MOD_ARMED;
 }
 
@@ -240,7 +246,8 @@ static bool sw_classic_bucket_wakes(const struct hlist_head *head)
 }
 
 /*
- * sw_classic_next_expiry - the earliest tick a non-deferrable timer runs at
+ * sw_classic_next_expiry - the earliest tick a non-deferrable timer runs at,
+ * by the scan: what the cached next expiry is found again with
  *
  * The root's bucket for tick clk + d holds exactly the timers due at that
  * tick, so the first one holding a non-deferrable timer answers for the

@@ -129,8 +129,10 @@
  */
 
 #include <linux/bitmap.h>
+#include <linux/build_bug.h>
 #include <linux/errno.h>
 #include <linux/limits.h>
+#include <linux/prefetch.h>
 #include <linux/string.h>
 
 #include "sw_classic.h"
@@ -151,6 +153,20 @@ const char *sw_wheel_kind_name(enum sw_wheel_kind kind)
 {
 	return kind < SW_WHEEL_NR_KINDS ? sw_wheel_kind_names[kind] : "?";
 }
+
+/*
+ * The shapes of the non-cascading wheels, constants for their arm paths:
+ * buckets per level (log2), and the seed wheel's depth and range, the
+ * first delta beyond its last level (mainline's depth, and so its range,
+ * depend on HZ)
+ */
+#define SW_SEED_LVL_BITS	5
+#define SW_SEED_DEPTH		8
+#define SW_SEED_RANGE		((BIT(SW_SEED_LVL_BITS) - 1) << sw_lvl_shift(SW_SEED_DEPTH - 1))
+#define SW_MAINLINE_LVL_BITS	6
+
+/* The arm path takes a timer's half of the arrays from its flags as they are */
+static_assert(SW_TIMER_DEFERRABLE == 1);
 
 static bool sw_hz_supported(unsigned int hz)
 {
@@ -201,11 +217,11 @@ int sw_geometry_init(struct sw_geometry *geo, enum sw_wheel_kind kind, unsigned 
 		sw_classic_geometry(geo);
 	} else {
 		if (kind == SW_WHEEL_SEED) {
-			geo->lvl_bits = 5;
-			geo->depth = 8;
+			geo->lvl_bits = SW_SEED_LVL_BITS;
+			geo->depth = SW_SEED_DEPTH;
 			geo->cascade = true;
 		} else {
-			geo->lvl_bits = 6;
+			geo->lvl_bits = SW_MAINLINE_LVL_BITS;
 			geo->depth = hz > 100 ? 9 : 8;
 			geo->cascade = false;
 		}
@@ -335,6 +351,163 @@ static void sw_detach(struct sw_base *base, struct sw_timer *timer)
 	base->nr_pending--;
 }
 
+/*
+ * sw_modify() on a non-cascading wheel, any timer, any expiry: what the
+ * fast paths below hand on when they see an exception to the rule (a
+ * timer already due, or beyond mainline's range).
+ */
+static noinline enum sw_modify_result sw_modify_any(struct sw_base *base,
+						    struct sw_timer *timer,
+						    unsigned long expires)
+{
+	unsigned long bucket_expiry;
+	unsigned int idx, how;
+
+	idx = sw_wheel_index(base, timer, expires, &bucket_expiry, &how);
+	timer->expires = expires;
+	sw_set_placement(timer, how);
+
+	if (!sw_timer_pending(timer)) {
+		sw_enqueue(base, timer, idx, bucket_expiry);
+		base->nr_pending++;
+		return SW_MOD_ARMED;
+	}
+	if (idx == timer->idx && bucket_expiry == timer->bucket_expiry)
+		return SW_MOD_SAME_BUCKET;
+
+	sw_unlink(base, timer);
+	sw_enqueue(base, timer, idx, bucket_expiry);
+	return SW_MOD_REQUEUED;
+}
+
+/*
+ * The placement of sw_wheel_index() on a wheel whose shape the caller
+ * states in constants, for a timer @delta ticks away that sw_shape_fits():
+ * @lvl_bits is the log2 of the wheel's buckets per level, @half_offset
+ * where the timer's half of the arrays begins. The level comes from the
+ * base's two small tables (sw_level_of()); the rest is shifts and masks.
+ */
+static __always_inline unsigned long sw_shape_index(const struct sw_geometry *geo,
+						    unsigned long expires, unsigned long delta,
+						    unsigned int lvl_bits, unsigned int half_offset,
+						    unsigned long *bucket_expiry)
+{
+	/* At fls_long(delta), for 0 and 1 alike: both are at level 0 */
+	unsigned long lvl = (geo->lvl_of_bits + 1)[__fls(delta | 1)];
+	unsigned long lvl_clk;
+
+	if (delta < geo->lvl_start[lvl])
+		lvl--;
+	lvl_clk = (expires >> sw_lvl_shift(lvl)) + 1;
+	*bucket_expiry = lvl_clk << sw_lvl_shift(lvl);
+	return half_offset + (lvl << lvl_bits) + (lvl_clk & (BIT(lvl_bits) - 1));
+}
+
+/*
+ * Whether sw_shape_index() places a timer @delta ticks away: not due
+ * already, and within the wheel's range, which the seed wheel has in a
+ * constant, @seed_range (0 for mainline, whose range depends on HZ). One
+ * comparison does both: a negative delta is larger than either as an
+ * unsigned long. Timers beyond the range (clamped, or parked by the seed
+ * wheel to come due a revolution early) take the general path: in range,
+ * a timer's bucket comes due at its bucket_expiry.
+ */
+static __always_inline bool sw_shape_fits(const struct sw_geometry *geo, unsigned long delta,
+					  unsigned long seed_range)
+{
+	return delta < (seed_range ? seed_range : geo->clamp_start);
+}
+
+/*
+ * Arm @timer, not pending, on a non-cascading wheel whose shape the
+ * caller states in constants, @lvl_bits and @seed_range as above. Always
+ * inlined into one copy per wheel. A deferrable timer takes the general
+ * path too: most timers are not, and leaving the second half of the
+ * arrays out keeps this path to 40-odd instructions (docs/benchmarks.rst).
+ */
+static __always_inline enum sw_modify_result sw_arm_shape(struct sw_base *base,
+							  struct sw_timer *timer,
+							  unsigned long expires,
+							  unsigned int lvl_bits,
+							  unsigned long seed_range)
+{
+	unsigned long delta = expires - base->clk;
+	unsigned long bucket_expiry, idx;
+
+	if (unlikely(!sw_shape_fits(&base->geo, delta, seed_range) ||
+		     (timer->flags & SW_TIMER_DEFERRABLE)))
+		return sw_modify_any(base, timer, expires);
+	idx = sw_shape_index(&base->geo, expires, delta, lvl_bits, 0, &bucket_expiry);
+	timer->expires = expires;
+	sw_set_placement(timer, 0);
+	sw_bucket_add(base, timer, idx, bucket_expiry);
+	__set_bit(idx, base->pending_map);
+	sw_next_lower(base, 0, bucket_expiry);
+	base->nr_pending++;
+	return SW_MOD_ARMED;
+}
+
+/* sw_arm_shape() for a pending timer to a new expiry */
+static __always_inline enum sw_modify_result sw_move_shape(struct sw_base *base,
+							   struct sw_timer *timer,
+							   unsigned long expires,
+							   unsigned int lvl_bits,
+							   unsigned long seed_range)
+{
+	unsigned long delta = expires - base->clk;
+	unsigned int half = timer->flags & SW_TIMER_DEFERRABLE;
+	unsigned long bucket_expiry;
+	unsigned int idx;
+
+	if (unlikely(!sw_shape_fits(&base->geo, delta, seed_range)))
+		return sw_modify_any(base, timer, expires);
+	idx = sw_shape_index(&base->geo, expires, delta, lvl_bits, half * SW_DEFERRABLE_OFFSET,
+			     &bucket_expiry);
+	timer->expires = expires;
+	sw_set_placement(timer, 0);
+	if (idx == timer->idx && bucket_expiry == timer->bucket_expiry)
+		return SW_MOD_SAME_BUCKET;
+	sw_unlink(base, timer);
+	sw_bucket_add(base, timer, idx, bucket_expiry);
+	__set_bit(idx, base->pending_map);
+	sw_next_lower(base, half, bucket_expiry);
+	return SW_MOD_REQUEUED;
+}
+
+/*
+ * The arm path of each wheel, apart: a tail call from sw_modify(), with
+ * no register shared with the other paths
+ */
+static noinline enum sw_modify_result sw_arm_seed(struct sw_base *base, struct sw_timer *timer,
+						  unsigned long expires)
+{
+	return sw_arm_shape(base, timer, expires, SW_SEED_LVL_BITS, SW_SEED_RANGE);
+}
+
+static noinline enum sw_modify_result sw_arm_mainline(struct sw_base *base,
+						      struct sw_timer *timer,
+						      unsigned long expires)
+{
+	return sw_arm_shape(base, timer, expires, SW_MAINLINE_LVL_BITS, 0);
+}
+
+/* sw_modify() of a pending timer: its own path, so that arming tests nothing twice */
+static noinline enum sw_modify_result sw_modify_pending(struct sw_base *base,
+							struct sw_timer *timer,
+							unsigned long expires)
+{
+	if (timer->expires == expires)
+		return SW_MOD_UNCHANGED;
+	switch (base->geo.kind) {
+	case SW_WHEEL_SEED:
+		return sw_move_shape(base, timer, expires, SW_SEED_LVL_BITS, SW_SEED_RANGE);
+	case SW_WHEEL_MAINLINE:
+		return sw_move_shape(base, timer, expires, SW_MAINLINE_LVL_BITS, 0);
+	default:
+		return sw_classic_modify(base, timer, expires);
+	}
+}
+
 /**
  * sw_modify - arm a timer, or move a pending one to a new expiry
  * @base:	the wheel
@@ -352,30 +525,17 @@ static void sw_detach(struct sw_base *base, struct sw_timer *timer)
 enum sw_modify_result sw_modify(struct sw_base *base, struct sw_timer *timer,
 				unsigned long expires)
 {
-	unsigned long bucket_expiry;
-	unsigned int idx, how;
-
-	if (sw_timer_pending(timer) && timer->expires == expires)
-		return SW_MOD_UNCHANGED;
-	/* Its own path, so that this one calls nothing and saves nothing */
-	if (sw_wheel_is_classic(&base->geo))
+	if (sw_timer_pending(timer))
+		return sw_modify_pending(base, timer, expires);
+	/* The one dispatch on the kind: each path has its shape in constants */
+	switch (base->geo.kind) {
+	case SW_WHEEL_SEED:
+		return sw_arm_seed(base, timer, expires);
+	case SW_WHEEL_MAINLINE:
+		return sw_arm_mainline(base, timer, expires);
+	default:
 		return sw_classic_modify(base, timer, expires);
-
-	idx = sw_wheel_index(base, timer, expires, &bucket_expiry, &how);
-	timer->expires = expires;
-	sw_set_placement(timer, how);
-
-	if (!sw_timer_pending(timer)) {
-		sw_enqueue(base, timer, idx, bucket_expiry);
-		base->nr_pending++;
-		return SW_MOD_ARMED;
 	}
-	if (idx == timer->idx && bucket_expiry == timer->bucket_expiry)
-		return SW_MOD_SAME_BUCKET;
-
-	sw_unlink(base, timer);
-	sw_enqueue(base, timer, idx, bucket_expiry);
-	return SW_MOD_REQUEUED;
 }
 
 /**
@@ -476,56 +636,92 @@ static bool sw_next_bucket_delta(const struct sw_base *base, unsigned int half,
 	return found;
 }
 
+/*
+ * Find the next expiry of half @half again, from the bitmap (the classic
+ * wheel: by its scan, for its non-deferrable timers only), and keep it,
+ * exact.
+ */
+static void sw_next_refresh(struct sw_base *base, unsigned int half)
+{
+	unsigned long next, delta = 0;
+	bool found;
+
+	if (sw_wheel_is_classic(&base->geo)) {
+		found = !half && sw_classic_next_expiry(base, &next);
+	} else {
+		found = sw_next_bucket_delta(base, half * SW_DEFERRABLE_OFFSET, &delta);
+		if (found)
+			next = base->clk + delta;
+	}
+	base->next_stale &= ~(SW_NEXT_STALE(half) | SW_NEXT_NONE(half));
+	if (found) {
+		base->next_expiry[half] = next;
+	} else {
+		base->next_expiry[half] = base->clk + SW_NOTHING_DUE;
+		base->next_stale |= SW_NEXT_NONE(half);
+	}
+}
+
 /**
  * sw_next_expiry - when the wheel next has to run for a non-deferrable timer
  * @base:	the wheel
  * @next:	set to that tick when there is one
  *
- * Found from the pending bitmap alone. Deferrable timers are ignored: they
- * never make the wheel run. For a seed wheel's cascading timers this is the
- * tick of their next cascade, which is when the wheel must look at them.
- * The classic wheel scans its buckets instead, see sw_classic.c.
+ * Normally a read: the wheel keeps the tick up to date as mainline keeps
+ * its next_expiry. An arm that comes due earlier lowers it; a cancel that
+ * empties the bucket it came from, or a tick that expires that bucket,
+ * marks it stale, and then this finds it again, from the pending bitmap
+ * alone, and keeps it. Deferrable timers are ignored: they never make the
+ * wheel run. For a seed wheel's cascading timers this is the tick of their
+ * next cascade, which is when the wheel must look at them. The classic
+ * wheel keeps the earliest expiry of its non-deferrable timers the same
+ * way, as its next_timer was kept, and scans its buckets when that is
+ * stale, see sw_classic.c.
  *
  * Return: false if no non-deferrable timer is pending.
  */
-bool sw_next_expiry(const struct sw_base *base, unsigned long *next)
+bool sw_next_expiry(struct sw_base *base, unsigned long *next)
 {
-	unsigned long delta;
-
-	if (sw_wheel_is_classic(&base->geo))
-		return sw_classic_next_expiry(base, next);
-
-	if (!sw_next_bucket_delta(base, 0, &delta))
+	if (unlikely(base->next_stale & SW_NEXT_STALE(0)))
+		sw_next_refresh(base, 0);
+	if (base->next_stale & SW_NEXT_NONE(0))
 		return false;
-	*next = base->clk + delta;
+	*next = base->next_expiry[0];
 	return true;
 }
 
-/* Like sw_next_expiry(), but deferrable timers count too */
-static bool sw_next_event(const struct sw_base *base, unsigned long *next)
+/*
+ * The earlier of the two halves' next expiries: no bucket comes due before
+ * it, though when one is stale the first that does may come later.
+ */
+static inline unsigned long sw_first_due(const struct sw_base *base)
 {
-	unsigned long delta, ddelta;
-	bool found = sw_next_bucket_delta(base, 0, &delta);
+	unsigned long clk = base->clk;
 
-	if (sw_next_bucket_delta(base, SW_DEFERRABLE_OFFSET, &ddelta)) {
-		if (!found || ddelta < delta)
-			delta = ddelta;
-		found = true;
-	}
-	if (found)
-		*next = base->clk + delta;
-	return found;
+	return base->next_expiry[1] - clk < base->next_expiry[0] - clk ?
+	       base->next_expiry[1] : base->next_expiry[0];
 }
 
-/* As far as next_due can be from the clock: no bucket is due */
-#define SW_NOTHING_DUE		(ULONG_MAX >> 1)
-
-/* Find when a bucket next comes due, from the bitmap, and remember it */
-static void sw_refresh_next_due(struct sw_base *base)
+/* Whether no bucket comes due up to @now: sw_first_due() is after it */
+static inline bool sw_nothing_due(const struct sw_base *base, unsigned long now)
 {
-	unsigned long next;
+	return sw_time_after(base->next_expiry[0], now) &&
+	       sw_time_after(base->next_expiry[1], now);
+}
 
-	base->next_due = sw_next_event(base, &next) ? next : base->clk + SW_NOTHING_DUE;
+/* sw_first_due(), exact if it is not after @now: what skipping up to @now needs */
+static unsigned long sw_first_due_by(struct sw_base *base, unsigned long now)
+{
+	unsigned long first = sw_first_due(base);
+	unsigned int half;
+
+	if (sw_time_after(first, now) || !(base->next_stale & SW_NEXT_STALE_ANY))
+		return first;
+	for (half = 0; half < 2; half++) {
+		if (base->next_stale & SW_NEXT_STALE(half))
+			sw_next_refresh(base, half);
+	}
+	return sw_first_due(base);
 }
 
 /**
@@ -541,6 +737,8 @@ static void sw_refresh_next_due(struct sw_base *base)
  */
 void sw_forward_clock(struct sw_base *base, unsigned long now)
 {
+	unsigned long first;
+
 	if (!sw_time_after(now, base->clk))
 		return;
 	if (sw_wheel_is_classic(&base->geo)) {
@@ -548,9 +746,8 @@ void sw_forward_clock(struct sw_base *base, unsigned long now)
 			base->clk = now;
 		return;
 	}
-	if (!sw_time_after(base->next_due, now))
-		sw_refresh_next_due(base);
-	base->clk = sw_time_before(base->next_due, now) ? base->next_due : now;
+	first = sw_first_due_by(base, now);
+	base->clk = sw_time_before(first, now) ? first : now;
 }
 
 static void sw_tick_add_list(struct sw_tick *tick, struct hlist_head *bucket)
@@ -604,6 +801,25 @@ static void sw_collect_bucket(struct sw_base *base, struct sw_tick *tick, unsign
 		sw_tick_add_list(tick, base->vectors + idx);
 }
 
+/*
+ * Tick @clk was processed: a half whose next expiry was that tick (or a
+ * bound below it) has its next expiry after it, somewhere. Marked stale,
+ * with the next tick as its bound: the next tick, if it is processed on
+ * its own, is looked at without a search; a lookup or a jump of the clock
+ * searches.
+ */
+static inline void sw_next_expired(struct sw_base *base, unsigned long clk)
+{
+	unsigned int half;
+
+	for (half = 0; half < 2; half++) {
+		if (!sw_time_after(base->next_expiry[half], clk)) {
+			base->next_expiry[half] = clk + 1;
+			base->next_stale |= SW_NEXT_STALE(half);
+		}
+	}
+}
+
 /**
  * sw_collect_tick - collect the timers of the next tick that has any
  * @base:	the wheel
@@ -615,9 +831,11 @@ static void sw_collect_bucket(struct sw_base *base, struct sw_tick *tick, unsign
  * first tick up to @now at which a bucket comes due (the ticks skipped had
  * none), or @now itself if none does. Each level's bucket is looked at on
  * ticks that are multiples of its granularity. The clock then moves past
- * the tick processed. Which tick a bucket comes due at next is kept, and
- * found again from the bitmap after a tick that had due buckets, so a
- * tick with nothing due costs a comparison, as in mainline. The classic
+ * the tick processed. The first tick a bucket comes due is kept (see
+ * sw_next_expiry()), so a tick with nothing due costs a comparison, as in
+ * mainline; after a tick that expired timers it is stale, bounded by the
+ * next tick, and is searched for only when the clock must jump: a wheel
+ * run tick by tick looks at each tick's buckets instead. The classic
  * wheel skips no tick unless it is empty.
  *
  * The collected timers stay pending, and cancelling or modifying one takes
@@ -629,7 +847,7 @@ bool sw_collect_tick(struct sw_base *base, unsigned long now, struct sw_tick *ti
 {
 	const struct sw_geometry *geo = &base->geo;
 	unsigned int mask = sw_lvl_size(geo) - 1;
-	unsigned long lvl_clk;
+	unsigned long lvl_clk, first;
 	unsigned int lvl;
 
 	if (sw_time_after(base->clk, now))
@@ -638,19 +856,27 @@ bool sw_collect_tick(struct sw_base *base, unsigned long now, struct sw_tick *ti
 	tick->nr_lists = 0;
 	tick->cascaded = 0;
 	tick->nr_cascades = 0;
-	if (!sw_wheel_is_classic(geo) && sw_time_after(base->next_due, now)) {
+	if (sw_wheel_is_classic(geo)) {
+		sw_forward_clock(base, now);
+		tick->clk = base->clk;
+		sw_classic_collect(base, tick);
+		sw_next_expired(base, base->clk);
+		base->clk++;
+		return true;
+	}
+	first = sw_first_due(base);
+	/* A bound below the first due tick will do, unless the clock must jump */
+	if (!sw_time_after(first, now) && base->clk != now)
+		first = sw_first_due_by(base, now);
+	if (sw_time_after(first, now)) {
 		/* Nothing due up to @now */
 		tick->clk = now;
 		base->clk = now + 1;
 		return true;
 	}
-	sw_forward_clock(base, now);
+	if (sw_time_after(first, base->clk))
+		base->clk = first;
 	tick->clk = base->clk;
-	if (sw_wheel_is_classic(geo)) {
-		sw_classic_collect(base, tick);
-		base->clk++;
-		return true;
-	}
 	lvl_clk = base->clk;
 	for (lvl = 0; lvl < geo->depth; lvl++) {
 		unsigned int idx = sw_lvl_offs(geo, lvl) + (lvl_clk & mask);
@@ -663,9 +889,8 @@ bool sw_collect_tick(struct sw_base *base, unsigned long now, struct sw_tick *ti
 			break;
 		lvl_clk >>= SW_LVL_CLK_SHIFT;
 	}
+	sw_next_expired(base, tick->clk);
 	base->clk++;
-	if (!sw_time_after(base->next_due, tick->clk))
-		sw_refresh_next_due(base);
 	return true;
 }
 
@@ -686,6 +911,13 @@ struct sw_timer *sw_tick_pop(struct sw_tick *tick)
 
 	timer = hlist_entry(tick->lists[tick->nr_lists - 1].first, struct sw_timer, entry);
 	hlist_del_init(&timer->entry);
+	/*
+	 * The timer after it was just touched (its link back); the one after
+	 * that is the next pop's to touch. Timers that expire were mostly armed
+	 * long ago and are cold: fetch it while this one is handed on.
+	 */
+	if (tick->lists[tick->nr_lists - 1].first)
+		prefetchw(tick->lists[tick->nr_lists - 1].first->next);
 	tick->base->nr_pending--;
 	return timer;
 }
@@ -727,7 +959,7 @@ unsigned long sw_run(struct sw_base *base, unsigned long now,
 		     void (*fn)(struct sw_timer *timer, unsigned long clk, void *arg),
 		     void *arg)
 {
-	if (!sw_wheel_is_classic(&base->geo) && sw_time_after(base->next_due, now)) {
+	if (!sw_wheel_is_classic(&base->geo) && sw_nothing_due(base, now)) {
 		if (!sw_time_after(base->clk, now))
 			base->clk = now + 1;
 		return 0;
@@ -748,7 +980,9 @@ void sw_base_init(struct sw_base *base, const struct sw_geometry *geo, unsigned 
 	base->geo = *geo;
 	base->clk = clk;
 	base->nr_pending = 0;
-	base->next_due = clk + SW_NOTHING_DUE;
+	base->next_expiry[0] = clk + SW_NOTHING_DUE;
+	base->next_expiry[1] = clk + SW_NOTHING_DUE;
+	base->next_stale = SW_NEXT_NONE(0) | SW_NEXT_NONE(1);
 	bitmap_zero(base->pending_map, SW_TOTAL_BUCKETS);
 	for (i = 0; i < SW_TOTAL_BUCKETS; i++)
 		INIT_HLIST_HEAD(base->vectors + i);

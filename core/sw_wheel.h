@@ -107,8 +107,14 @@ struct sw_geometry {
  * @geo:	its geometry (a copy, kept next to the hot data)
  * @clk:	the next tick to be processed; every tick before it has been
  * @nr_pending:	timers pending, those of a collected tick not yet popped too
- * @next_due:	no bucket comes due before this tick (it may be earlier than
- *		the first that does, after a cancel); not kept by classic
+ * @next_expiry: per half of the arrays (normal, deferrable): the tick its
+ *		first bucket comes due, kept as mainline keeps its bases'
+ *		next_expiry; exact unless the half's bit in @next_stale is set,
+ *		and then no later than that tick (a bound below it). The
+ *		classic wheel keeps only the first half's, as it kept
+ *		next_timer: the earliest expiry of a non-deferrable timer.
+ * @next_stale:	per half, SW_NEXT_STALE (@next_expiry is only a bound below
+ *		the first bucket's tick) and SW_NEXT_NONE (no bucket pending)
  * @pending_map: one bit per bucket, set while the bucket holds a timer
  *		(not kept by the classic wheel, which had no such map)
  * @vectors:	the buckets; deferrable ones from %SW_DEFERRABLE_OFFSET on
@@ -119,7 +125,8 @@ struct sw_base {
 	struct sw_geometry	geo;
 	unsigned long		clk;
 	unsigned long		nr_pending;
-	unsigned long		next_due;
+	unsigned long		next_expiry[2];
+	unsigned int		next_stale;
 	DECLARE_BITMAP(pending_map, SW_TOTAL_BUCKETS);
 	struct hlist_head	vectors[SW_TOTAL_BUCKETS];
 };
@@ -342,7 +349,7 @@ bool sw_cancel(struct sw_base *base, struct sw_timer *timer);
 
 struct sw_timer *sw_take_any(struct sw_base *base);
 
-bool sw_next_expiry(const struct sw_base *base, unsigned long *next);
+bool sw_next_expiry(struct sw_base *base, unsigned long *next);
 void sw_forward_clock(struct sw_base *base, unsigned long now);
 
 bool sw_collect_tick(struct sw_base *base, unsigned long now, struct sw_tick *tick);

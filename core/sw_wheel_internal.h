@@ -7,6 +7,8 @@
 #ifndef _SHADOW_WHEEL_SW_WHEEL_INTERNAL_H
 #define _SHADOW_WHEEL_SW_WHEEL_INTERNAL_H
 
+#include <linux/limits.h>
+
 #include "sw_wheel.h"
 
 /*
@@ -43,36 +45,81 @@ static inline void sw_bucket_add(struct sw_base *base, struct sw_timer *timer,
 	timer->bucket_expiry = bucket_expiry;
 }
 
+/* sw_base::next_stale, per half of the arrays (0: normal, 1: deferrable) */
+#define SW_NEXT_STALE(half)	(1U << (2 * (half)))	/* next_expiry only a bound below */
+#define SW_NEXT_NONE(half)	(2U << (2 * (half)))	/* no bucket of the half pending */
+#define SW_NEXT_STALE_ANY	(SW_NEXT_STALE(0) | SW_NEXT_STALE(1))
+
+/* As far as a first bucket can be from the clock: none is pending */
+#define SW_NOTHING_DUE		(ULONG_MAX >> 1)
+
+/* The half of the arrays bucket @idx is in: 1 for the deferrable one */
+static inline unsigned int sw_idx_half(unsigned int idx)
+{
+	return idx >= SW_DEFERRABLE_OFFSET;
+}
+
 /*
- * Put @timer into bucket @idx of a non-cascading wheel, to run at
- * @bucket_expiry, and mark the bucket pending. The bucket comes due then,
- * or for a timer parked beyond the seed wheel's range, at the same point
- * of an earlier revolution of the last level: the first tick from the
- * clock on that is a whole number of revolutions before it.
+ * A bucket of half @half comes due at @due (not before the clock): if that
+ * is earlier than the half's next expiry, it is the new one, and exact
+ * (whatever the old one was, nothing pending comes due before it).
  */
+static inline void sw_next_lower(struct sw_base *base, unsigned int half, unsigned long due)
+{
+	if (sw_time_before(due, base->next_expiry[half])) {
+		base->next_expiry[half] = due;
+		base->next_stale &= ~(SW_NEXT_STALE(half) | SW_NEXT_NONE(half));
+	}
+}
+
+/*
+ * The tick a bucket holding a timer that runs at @bucket_expiry comes due:
+ * that tick, or for a timer parked beyond the seed wheel's range, the same
+ * point of an earlier revolution of the last level, the first from the
+ * clock on that is a whole number of revolutions before it. @rev_mask is
+ * the revolution minus one.
+ */
+static inline unsigned long sw_bucket_due(const struct sw_base *base,
+					  unsigned long bucket_expiry, unsigned long rev_mask)
+{
+	return base->clk + ((bucket_expiry - base->clk) & rev_mask);
+}
+
+/* Put @timer into bucket @idx of a non-cascading wheel, to run at @bucket_expiry */
 static inline void sw_enqueue(struct sw_base *base, struct sw_timer *timer, unsigned int idx,
 			      unsigned long bucket_expiry)
 {
-	unsigned long due = (bucket_expiry - base->clk) & (base->geo.revolution - 1);
-
 	sw_bucket_add(base, timer, idx, bucket_expiry);
 	__set_bit(idx, base->pending_map);
-	if (due < base->next_due - base->clk)
-		base->next_due = base->clk + due;
+	sw_next_lower(base, sw_idx_half(idx),
+		      sw_bucket_due(base, bucket_expiry, base->geo.revolution - 1));
 }
 
 /*
  * Unlink a timer that stays pending (it is about to be enqueued again).
  * It may sit in its bucket, or in a tick's expired list that
  * sw_collect_tick() handed out; only in the first case can its bucket
- * become empty.
+ * become empty. When the bucket that empties is the one that made its
+ * half's next expiry, or on the classic wheel the timer that did, that
+ * next expiry is stale: found again when it is needed, as mainline marks
+ * next_expiry_recalc.
  */
 static inline void sw_unlink(struct sw_base *base, struct sw_timer *timer)
 {
 	struct hlist_head *head = base->vectors + timer->idx;
 
-	if (!sw_wheel_is_classic(&base->geo) && hlist_is_singular_node(&timer->entry, head))
+	if (sw_wheel_is_classic(&base->geo)) {
+		if (!(timer->flags & SW_TIMER_DEFERRABLE) &&
+		    timer->bucket_expiry == base->next_expiry[0])
+			base->next_stale |= SW_NEXT_STALE(0);
+	} else if (hlist_is_singular_node(&timer->entry, head)) {
+		unsigned int half = sw_idx_half(timer->idx);
+
 		__clear_bit(timer->idx, base->pending_map);
+		if (sw_bucket_due(base, timer->bucket_expiry, base->geo.revolution - 1) ==
+		    base->next_expiry[half])
+			base->next_stale |= SW_NEXT_STALE(half);
+	}
 	hlist_del_init(&timer->entry);
 }
 

@@ -9,14 +9,26 @@
 #define BIT_WORD(nr)	((nr) / BITS_PER_LONG)
 #define BIT_MASK(nr)	(1UL << ((nr) % BITS_PER_LONG))
 
+/*
+ * __set_bit() and __clear_bit() as x86 has them in the kernel, one bts or
+ * btr, so that instruction counts here are the kernel's
+ */
 static inline void __set_bit(unsigned long nr, unsigned long *addr)
 {
+#ifdef __x86_64__
+	asm volatile("btsq %1,%0" : "+m" (*addr) : "r" (nr) : "memory");
+#else
 	addr[BIT_WORD(nr)] |= BIT_MASK(nr);
+#endif
 }
 
 static inline void __clear_bit(unsigned long nr, unsigned long *addr)
 {
+#ifdef __x86_64__
+	asm volatile("btrq %1,%0" : "+m" (*addr) : "r" (nr) : "memory");
+#else
 	addr[BIT_WORD(nr)] &= ~BIT_MASK(nr);
+#endif
 }
 
 static inline bool test_bit(unsigned long nr, const unsigned long *addr)
@@ -50,6 +62,20 @@ static inline unsigned long find_next_bit(const unsigned long *addr, unsigned lo
 	}
 	offset = BIT_WORD(offset) * BITS_PER_LONG + __builtin_ctzl(word);
 	return offset < size ? offset : size;
+}
+
+/*
+ * The last set bit of a word that has one. As x86 has it in the kernel,
+ * one bsr: the compiler's builtin leaves a sign extension behind.
+ */
+static inline unsigned long __fls(unsigned long word)
+{
+#ifdef __x86_64__
+	asm("bsr %1,%0" : "=r" (word) : "rm" (word));
+	return word;
+#else
+	return (BITS_PER_LONG - 1) ^ __builtin_clzl(word);
+#endif
 }
 
 static inline unsigned int fls_long(unsigned long x)

@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite shadow_wheel_next_cache: the next expiry each base keeps,
+ * against a full scan.
+ *
+ * A wheel keeps, per half of its arrays (normal and deferrable timers),
+ * the tick its first bucket comes due: exact, or marked stale and then no
+ * later than that tick and not before the clock, or marked none when no
+ * bucket is pending. The classic wheel keeps the earliest expiry of its
+ * non-deferrable timers the same way. After every operation of a long
+ * fixed-seed random sequence (arms, modifies, cancels, runs, single ticks
+ * with timers modified and cancelled while collected, clock jumps, timers
+ * taken out) each half's cached value is compared with a scan of every
+ * timer in every bucket, and now and then the lookup with it: it must
+ * give the scan's answer and leave the cache exact, so that the next
+ * lookup is a read.
+ */
+#include <kunit/test.h>
+#include <linux/kernel.h>
+#include <linux/list.h>
+#include <linux/prandom.h>
+#include <linux/slab.h>
+
+#include "../core/sw_wheel_internal.h"
+#include "sw_test_common.h"
+
+#define SW_NEXT_TIMERS		128
+#define SW_NEXT_OPS		40000
+
+struct sw_next_run {
+	struct kunit		*test;
+	struct sw_base		*base;
+	struct sw_timer		*timers;
+	struct rnd_state	rnd;
+	unsigned long		rearmed;
+	unsigned long		lookups;
+	unsigned long		stale_seen;
+};
+
+static bool sw_next_classic(const struct sw_base *base)
+{
+	return base->geo.kind == SW_WHEEL_CLASSIC;
+}
+
+/*
+ * The scan: over every timer in every bucket of half @half, the first
+ * tick its bucket comes due. A bucket comes due at its timers'
+ * bucket_expiry, or, for a seed timer parked beyond the range, a whole
+ * number of revolutions of the last level earlier, the first such tick
+ * from the clock on. Classic: the earliest expiry of a non-deferrable
+ * timer, all in the first half.
+ */
+static bool sw_next_scan(const struct sw_base *base, unsigned int half, unsigned long *first)
+{
+	unsigned long clk = base->clk, rev = base->geo.revolution, best = 0;
+	unsigned int idx, end = half ? SW_TOTAL_BUCKETS : SW_DEFERRABLE_OFFSET;
+	bool found = false;
+
+	if (sw_next_classic(base) && half)
+		return false;
+	for (idx = half ? SW_DEFERRABLE_OFFSET : 0; idx < end; idx++) {
+		struct sw_timer *timer;
+
+		hlist_for_each_entry(timer, &base->vectors[idx], entry) {
+			unsigned long d = timer->bucket_expiry - clk;
+
+			if (sw_next_classic(base)) {
+				if (timer->flags & SW_TIMER_DEFERRABLE)
+					continue;
+			} else if (d >= rev) {
+				d -= d / rev * rev;
+			}
+			if (!found || d < best)
+				best = d;
+			found = true;
+		}
+	}
+	*first = clk + best;
+	return found;
+}
+
+static void sw_next_check(struct sw_next_run *r, const char *after)
+{
+	struct kunit *test = r->test;
+	struct sw_base *base = r->base;
+	unsigned int half;
+
+	for (half = 0; half < 2; half++) {
+		unsigned long cached = base->next_expiry[half], first = 0;
+		bool found = sw_next_scan(base, half, &first);
+
+		if (base->next_stale & SW_NEXT_NONE(half)) {
+			KUNIT_ASSERT_FALSE_MSG(test, found, "half %u none after %s, scan has %lu",
+					       half, after, first);
+			KUNIT_ASSERT_FALSE_MSG(test, base->next_stale & SW_NEXT_STALE(half),
+					       "half %u none and stale after %s", half, after);
+			continue;
+		}
+		KUNIT_ASSERT_FALSE_MSG(test, sw_time_before(cached, base->clk),
+				       "half %u at %lu before the clock %lu after %s", half, cached,
+				       base->clk, after);
+		if (base->next_stale & SW_NEXT_STALE(half)) {
+			r->stale_seen++;
+			if (found)
+				KUNIT_ASSERT_FALSE_MSG(test, sw_time_after(cached, first),
+						       "half %u stale at %lu after the first, %lu, after %s",
+						       half, cached, first, after);
+			continue;
+		}
+		KUNIT_ASSERT_TRUE_MSG(test, found, "half %u at %lu, scan finds none, after %s",
+				      half, cached, after);
+		KUNIT_ASSERT_EQ_MSG(test, cached, first, "half %u after %s", half, after);
+	}
+}
+
+/* The lookup gives the scan's answer, and the cache is exact after it */
+static void sw_next_lookup(struct sw_next_run *r)
+{
+	struct kunit *test = r->test;
+	unsigned long next = 0, first = 0;
+	bool found = sw_next_expiry(r->base, &next);
+
+	r->lookups++;
+	KUNIT_ASSERT_EQ(test, found, sw_next_scan(r->base, 0, &first));
+	if (found)
+		KUNIT_ASSERT_EQ(test, next, first);
+	KUNIT_ASSERT_FALSE(test, r->base->next_stale & SW_NEXT_STALE(0));
+}
+
+static unsigned long sw_next_delta(struct sw_next_run *r)
+{
+	u32 a = prandom_u32_state(&r->rnd), v = prandom_u32_state(&r->rnd);
+	unsigned int far_bits = sw_next_classic(r->base) ? 25 : 34;
+
+	switch (a % 16) {
+	case 0 ... 7:			/* level 0 and 1 */
+		return v % 64;
+	case 8 ... 11:
+		return v % 4096;
+	case 12 ... 13:			/* anywhere, log-uniform */
+		return v % (2UL << (a / 16 % 26));
+	case 14:			/* beyond the range: cascaded or clamped */
+		return (v | (u64)a << 32) % (1UL << far_bits);
+	default:			/* already due */
+		return -(unsigned long)(v % 50) - 1;
+	}
+}
+
+static void sw_next_modify(struct sw_next_run *r, struct sw_timer *timer)
+{
+	sw_modify(r->base, timer, r->base->clk + sw_next_delta(r));
+}
+
+/* What an expired timer does: now and then it arms itself again */
+static void sw_next_expired(struct sw_timer *timer, unsigned long clk, void *arg)
+{
+	struct sw_next_run *r = arg;
+
+	if (prandom_u32_state(&r->rnd) % 4 == 0) {
+		sw_next_modify(r, timer);
+		r->rearmed++;
+	}
+}
+
+/* One tick collected, timers modified and cancelled while it holds some */
+static void sw_next_one_tick(struct sw_next_run *r, unsigned long now)
+{
+	struct sw_timer *timer;
+	struct sw_tick tick;
+	unsigned int i;
+
+	if (!sw_collect_tick(r->base, now, &tick))
+		return;
+	sw_next_check(r, "a tick collected");
+	timer = sw_tick_pop(&tick);
+	if (timer)
+		sw_next_expired(timer, tick.clk, r);
+	for (i = 0; i < 4; i++) {
+		struct sw_timer *t = &r->timers[prandom_u32_state(&r->rnd) % SW_NEXT_TIMERS];
+
+		if (i % 2)
+			sw_cancel(r->base, t);
+		else
+			sw_next_modify(r, t);
+		sw_next_check(r, "a change in a collected tick");
+	}
+	while ((timer = sw_tick_pop(&tick)))
+		sw_next_expired(timer, tick.clk, r);
+}
+
+static void sw_next_cache_matches_scan(struct kunit *test)
+{
+	const struct sw_test_param *param = test->param_value;
+	unsigned int c, op, i;
+
+	for (c = 1; c <= 2; c++) {
+		struct sw_next_run r = { .test = test };
+		unsigned int jump_bits;
+
+		prandom_seed_state(&r.rnd, 0x7e57 + c);
+		r.base = sw_test_new_base(test, sw_test_clock(param, c));
+		r.timers = kunit_kcalloc(test, SW_NEXT_TIMERS, sizeof(*r.timers), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, r.timers);
+		for (i = 0; i < SW_NEXT_TIMERS; i++)
+			sw_timer_init(&r.timers[i], i % 4 ? 0 : SW_TIMER_DEFERRABLE);
+		/* The classic wheel processes every tick: shorter jumps */
+		jump_bits = sw_next_classic(r.base) ? 14 : 26;
+		sw_next_check(&r, "init");
+
+		for (op = 0; op < SW_NEXT_OPS; op++) {
+			u32 a = prandom_u32_state(&r.rnd);
+			struct sw_timer *t = &r.timers[(a >> 8) % SW_NEXT_TIMERS];
+			unsigned long clk = r.base->clk;
+
+			switch (a % 100) {
+			case 0 ... 39:
+				sw_next_modify(&r, t);
+				break;
+			case 40 ... 59:
+				sw_cancel(r.base, t);
+				break;
+			case 60 ... 79:
+				sw_run(r.base, clk + (a >> 20) % 4, sw_next_expired, &r);
+				break;
+			case 80 ... 87:
+				sw_next_one_tick(&r, clk + (a >> 20) % 3);
+				break;
+			case 88 ... 91:
+				sw_run(r.base, clk + (a >> 12) % 3000, sw_next_expired, &r);
+				break;
+			case 92 ... 94:
+				sw_forward_clock(r.base, clk + (a >> 12) % (1UL << jump_bits));
+				break;
+			case 95:
+				sw_take_any(r.base);
+				break;
+			default:
+				sw_next_lookup(&r);
+				break;
+			}
+			sw_next_check(&r, "an operation");
+		}
+		/* Every kind of state was seen, not only exact ones */
+		KUNIT_EXPECT_GT(test, r.stale_seen, 0UL);
+		KUNIT_EXPECT_GT(test, r.rearmed, 0UL);
+		KUNIT_EXPECT_GT(test, r.lookups, 0UL);
+		while (sw_take_any(r.base))
+			sw_next_check(&r, "emptying");
+		KUNIT_EXPECT_EQ(test, r.base->nr_pending, 0UL);
+	}
+}
+
+/* After a lookup, nothing changing, the next lookups read what it kept */
+static void sw_next_lookup_is_a_read(struct kunit *test)
+{
+	const struct sw_test_param *param = test->param_value;
+	struct sw_base *base = sw_test_new_base(test, 1000);
+	struct sw_timer t[3];
+	unsigned long next;
+	unsigned int i;
+
+	for (i = 0; i < 3; i++) {
+		sw_timer_init(&t[i], 0);
+		sw_modify(base, &t[i], 1000 + 5 + 100 * i);
+	}
+	/* Arms keep it exact */
+	KUNIT_EXPECT_FALSE(test, base->next_stale & SW_NEXT_STALE(0));
+	KUNIT_ASSERT_TRUE(test, sw_next_expiry(base, &next));
+	KUNIT_EXPECT_EQ(test, next, param->kind == SW_WHEEL_CLASSIC ? 1005UL : 1006UL);
+	/* The cancel of the timer that made it leaves it stale, found again on lookup */
+	sw_cancel(base, &t[0]);
+	KUNIT_EXPECT_TRUE(test, base->next_stale & SW_NEXT_STALE(0));
+	KUNIT_ASSERT_TRUE(test, sw_next_expiry(base, &next));
+	KUNIT_EXPECT_FALSE(test, base->next_stale & SW_NEXT_STALE(0));
+	KUNIT_EXPECT_EQ(test, next, base->next_expiry[0]);
+	KUNIT_EXPECT_GT(test, next, 1006UL);
+	/* Another timer's cancel does not */
+	sw_cancel(base, &t[2]);
+	KUNIT_EXPECT_FALSE(test, base->next_stale & SW_NEXT_STALE(0));
+	sw_cancel(base, &t[1]);
+	KUNIT_EXPECT_FALSE(test, sw_next_expiry(base, &next));
+	KUNIT_EXPECT_TRUE(test, base->next_stale & SW_NEXT_NONE(0));
+}
+
+static struct kunit_case sw_next_cases[] = {
+	KUNIT_CASE_PARAM(sw_next_cache_matches_scan, sw_test_gen_all_params),
+	KUNIT_CASE_PARAM(sw_next_lookup_is_a_read, sw_test_gen_all_params),
+	{}
+};
+
+static struct kunit_suite sw_next_suite = {
+	.name = "shadow_wheel_next_cache",
+	.test_cases = sw_next_cases,
+};
+
+kunit_test_suites(&sw_next_suite);
