@@ -44,6 +44,11 @@ lint:
 bench:
 	scripts/bench.sh user
 
+# Recorded kernel timer traffic replayed in user space (docs/replay.rst):
+# TRACE=file for one trace's report; without, the test of the shipped ones
+replay:
+	$(if $(TRACE),scripts/replay.sh $(TRACE),scripts/replay.sh --check)
+
 # The main job: a test kernel in QEMU (KERNEL=, default Debian's 6.1; any of
 # scripts/vm.sh's), the module, ten seconds of traffic
 KERNEL ?= debian
@@ -58,4 +63,4 @@ demo-mirror:
 check:
 	scripts/check.sh
 
-.PHONY: all modules clean install dkms setup kunit lint bench demo demo-mirror check
+.PHONY: all modules clean install dkms setup kunit lint bench replay demo demo-mirror check
