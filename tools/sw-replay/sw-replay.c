@@ -28,6 +28,7 @@
 #include "../../core/sw_mirror.h"
 #include "../../core/sw_mirror_report.h"
 #include "../../core/sw_mirror_top.h"
+#include "sw_replay_evidence.h"
 #include "sw_replay_trace.h"
 
 /* The HZ a kernel can have, and how close the inferred rate must come */
@@ -169,9 +170,14 @@ struct sw_replay {
 	struct sw_mirror_top	*top;
 	u64		*fn_of;		/* per timer, its function as last seen */
 	struct sw_place_state	*place;		/* per timer and wheel */
+	unsigned int		*base_of;	/* per timer, its base (evidence), +1 */
+	struct sw_evidence	evidence;
+	struct sw_evidence_untracked *untracked; /* see sw_evidence_history() */
+	size_t			nr_untracked;
 	struct sw_contract	contract[SW_MIRROR_MAX_WHEELS];
 	unsigned int		hz;
 	bool			hz_given;
+	bool			v612;
 	unsigned long		first_now;
 	unsigned long		last_now;
 };
@@ -217,6 +223,50 @@ static void sw_contract_placed(struct sw_replay *rp, size_t ti, u64 expires,
 		ps->clamped = wh->clamped != clamped_before[w];
 		ps->parked = wh->parked != parked_before[w];
 	}
+}
+
+/*
+ * What the trace shows for the differential's explanation of a start
+ * (@before: the placement counts before it), then what it tells of the
+ * kernel's base: a start queues a timer there, an expire_entry says the
+ * base ran that tick
+ */
+static void sw_replay_evidence(struct sw_replay *rp, size_t ti, const struct sw_replay_ev *re,
+			       const unsigned long *before)
+{
+	const unsigned long *after = rp->m->diff.count[SW_DIFF_PLACEMENT];
+	struct sw_diff_kernel k = {
+		.idx = sw_ktimer_idx(re->flags),
+		.has_idx = re->have & SW_RE_FLAGS,
+		.bucket_expiry = re->kclk,
+		.has_bucket = re->have & SW_RE_BUCKET,
+	};
+	unsigned long tick;
+	unsigned int base, r;
+
+	if (re->type == SW_RE_EXPIRE && rp->base_of[ti])
+		sw_evidence_ran(&rp->evidence, rp->base_of[ti] - 1, re->kclk);
+	if (re->type != SW_RE_START)
+		return;
+	base = sw_evidence_base_of(&rp->evidence, re->flags, rp->v612);
+	for (r = 0; r < SW_DIFF_NR_REASONS; r++) {
+		if (after[r] != before[r] &&
+		    !sw_evidence_placed(&rp->evidence, base, r, re->expires, re->now, &k)) {
+			struct sw_evidence *e = &rp->evidence;
+
+			/* At most one a start: room for all of them */
+			e->unshown[e->nr_unshown++] = (struct sw_evidence_unshown){
+				.cpu = re->cpu,
+				.seq = re - rp->t.evs,
+				.expires = re->expires,
+				.now = re->now,
+				.k = k,
+			};
+		}
+	}
+	if (sw_diff_kernel_tick(rp->evidence.geo, &k, re->expires, re->now, &tick))
+		sw_evidence_queued(&rp->evidence, base, tick);
+	rp->base_of[ti] = base + 1;
 }
 
 /* The jiffies of each event: its own, or for a cancel the next event's */
@@ -268,12 +318,21 @@ static void sw_replay_setup(struct sw_replay *rp)
 	sw_mirror_add_records(rp->m, rp->recs, rp->timers.nr);
 	rp->m->budget = UINT_MAX;
 	rp->place = xcalloc(rp->timers.nr * rp->m->nr_wheels, sizeof(*rp->place));
+	rp->base_of = xcalloc(rp->timers.nr, sizeof(*rp->base_of));
+	rp->evidence.geo = &rp->m->wheels[rp->m->kernel_wheel].base.geo;
+	rp->evidence.nr_cpus = nr_cpus;
+	rp->evidence.bases = xcalloc(nr_cpus * SW_EVIDENCE_KINDS, sizeof(*rp->evidence.bases));
+	rp->evidence.unshown = xcalloc(rp->t.nr, sizeof(*rp->evidence.unshown));
+	rp->untracked = xcalloc(rp->t.nr, sizeof(*rp->untracked));
+	for (i = 0; i < rp->t.nr; i++)
+		rp->v612 |= rp->t.evs[i].have & SW_RE_BUCKET;
 	sw_mirror_top_init(rp->top);
 }
 
 static void sw_replay_run(struct sw_replay *rp)
 {
 	unsigned long clamped[SW_MIRROR_MAX_WHEELS], parked[SW_MIRROR_MAX_WHEELS];
+	unsigned long placements[SW_DIFF_NR_REASONS];
 	struct sw_mirror *m = rp->m;
 	size_t i;
 
@@ -306,7 +365,15 @@ static void sw_replay_run(struct sw_replay *rp)
 			clamped[w] = m->wheels[w].clamped;
 			parked[w] = m->wheels[w].parked;
 		}
+		memcpy(placements, m->diff.count[SW_DIFF_PLACEMENT], sizeof(placements));
 		class = sw_mirror_event_outcome(m, &ev, &out);
+		sw_replay_evidence(rp, ti, re, placements);
+		if (class == SW_MC_UNTRACKED && re->type == SW_RE_EXPIRE)
+			rp->untracked[rp->nr_untracked++] = (struct sw_evidence_untracked){
+				.cpu = re->cpu,
+				.seq = i,
+				.baseclk = re->kclk,
+			};
 		/* A restart counts the old lifetime's expiry, then places the new one */
 		if (out.expired)
 			sw_contract_expired(rp, ti, &out);
@@ -319,6 +386,7 @@ static void sw_replay_run(struct sw_replay *rp)
 				      &out, m->nr_wheels);
 	}
 	sw_mirror_advance(m, rp->last_now);
+	sw_evidence_history(&rp->evidence, rp->untracked, rp->nr_untracked);
 }
 
 /* The report's sink: stdout, functions by the trace's names */
@@ -426,6 +494,13 @@ static void sw_replay_check(struct sw_replay *rp, const struct sw_mirror_report 
 		 n[SW_DIFF_PLACEMENT][SW_DIFF_CLK_AT_JIFFIES],
 		 n[SW_DIFF_PLACEMENT][SW_DIFF_CLK_AHEAD], n[SW_DIFF_PLACEMENT][SW_DIFF_CLK_BEHIND],
 		 n[SW_DIFF_PLACEMENT][SW_DIFF_UNEXPLAINED]);
+	sw_check(c, rp->evidence.behind == rp->evidence.behind_shown + rp->evidence.behind_history,
+		 "mainline.%u clk_behind %lu: shown by a due tick of the base %lu, by a timer from before the trace %lu",
+		 rp->hz, rp->evidence.behind, rp->evidence.behind_shown,
+		 rp->evidence.behind_history);
+	sw_check(c, rp->evidence.ahead == rp->evidence.ahead_shown,
+		 "mainline.%u clk_ahead %lu, shown by the base's run of that tick %lu", rp->hz,
+		 rp->evidence.ahead, rp->evidence.ahead_shown);
 	sw_check(c, !n[SW_DIFF_EXPIRY][SW_DIFF_UNEXPLAINED],
 		 "mainline.%u expiry ticks: match %lu placed_apart %lu unexplained %lu",
 		 rp->hz, n[SW_DIFF_EXPIRY][SW_DIFF_MATCH], n[SW_DIFF_EXPIRY][SW_DIFF_PLACED_APART],
