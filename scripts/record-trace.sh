@@ -11,7 +11,7 @@
 # K is any kernel of the matrix (scripts/vm.sh; default debian). WORKLOAD
 # is one of selftests/shadow_wheel/real_traffic.sh's: idle, tcp (many short
 # connections and a bulk stream over loopback), disk (fsynced writes on ext4
-# on a virtio disk) or mix (tcp and disk), run for S seconds (default 4; 20
+# on a virtio disk) or mix (tcp and disk), run for S seconds (default 4; 60
 # for idle) and followed by --idle seconds of nothing (default 1). FILE
 # defaults to traces/<kernel>-<workload>.dat, the kernel named by its
 # series (debian-6.1, debian-6.12...).
@@ -24,8 +24,9 @@
 # timer functions in the trace (bind-mounted over it while trace-cmd extract
 # writes the file; the whole table would be most of the file) and checks
 # that trace-cmd report of that file gives every event of the kernel's own
-# text output with the same function name. The file comes back as base64 on
-# the console.
+# text output with the same function name. Of the event formats, only the
+# recorded events' and ftrace's go into the file. The file comes back as
+# base64 on the console.
 #
 # --check prints, for each trace, its events by type, timers, CPUs,
 # duration, size and marker, and fails if an event was lost, a timer
@@ -122,7 +123,7 @@ echo 0 > \$T/tracing_on
 
 lost=0
 for c in \$T/per_cpu/cpu*; do
-	n=\$(awk '/^(overrun|dropped events):/ { n += \$NF } END { print n + 0 }' \$c/stats)
+	n=\$(awk '/^(overrun|commit overrun|dropped events):/ { n += \$NF } END { print n + 0 }' \$c/stats)
 	echo "record: \$(basename \$c): \$n events lost"
 	lost=\$((lost + n))
 done
@@ -146,14 +147,28 @@ events()
 }
 grep -v '^#' \$T/trace | events > /tmp/kernel.events
 echo "record: \$(wc -l < /tmp/kernel.events) timer events in the buffer"
-sed -n 's/.*function=//p' /tmp/kernel.events | sort -u > /tmp/functions
+# The marker's own function too, so that its line reads right
+{ sed -n 's/.*function=//p' /tmp/kernel.events; echo tracing_mark_write; } | sort -u \
+	> /tmp/functions
 awk 'NR == FNR { want[\$1] = 1; next } (\$3 in want)' /tmp/functions /proc/kallsyms \
 	> /tmp/kallsyms
 echo "record: \$(wc -l < /tmp/functions) timer functions," \
 	"\$(wc -l < /tmp/kallsyms) of \$(wc -l < /proc/kallsyms) symbols kept"
+# Of the events' formats, those of the recorded events and ftrace's own
+# (the marker is one): trace-cmd extract would save every event's
+E=/tmp/events
+mkdir -p \$E/timer
+cp \$T/events/header_page \$T/events/header_event \$E/ || exit 1
+cp -r \$T/events/ftrace \$E/ || exit 1
+for e in $SW_RECORD_EVENTS; do
+	[ -d \$T/events/timer/\$e ] && { cp -r \$T/events/timer/\$e \$E/timer/ || exit 1; }
+done
+cp \$T/events/timer/enable \$E/timer/ || exit 1
 mount --bind /tmp/kallsyms /proc/kallsyms || exit 1
+mount --bind \$E \$T/events || exit 1
 trace-cmd extract -o /tmp/trace.dat > /tmp/extract.log 2>&1
 rc=\$?
+umount \$T/events
 umount /proc/kallsyms
 if [ \$rc -ne 0 ]; then
 	sed 's/^/record: extract: /' /tmp/extract.log
@@ -185,7 +200,7 @@ sw_record_check()
 		return 1
 	fi
 	stat=$(trace-cmd report -N --stat -i "$file" 2>/dev/null)
-	lost=$(echo "$stat" | awk '/^(overrun|dropped events):/ { n += $NF } END { print n + 0 }')
+	lost=$(echo "$stat" | awk '/^(overrun|commit overrun|dropped events):/ { n += $NF } END { print n + 0 }')
 	awk -v file="$file" -v size="$(stat -c %s "$file")" -v lost="$lost" '
 	/shadow_wheel_trace:/ { sub(/.*shadow_wheel_trace: /, ""); marker = $0; next }
 	{
@@ -276,7 +291,7 @@ case " $SW_VM_KERNELS " in
 esac
 if [ -z "$seconds" ]; then
 	seconds=4
-	[ "$workload" = idle ] && seconds=20
+	[ "$workload" = idle ] && seconds=60
 fi
 [[ $seconds =~ ^[1-9][0-9]*$ ]] || usage
 [[ $idle =~ ^[0-9]+$ ]] || usage
