@@ -11,7 +11,7 @@
 # K is any kernel of the matrix (scripts/vm.sh; default debian). WORKLOAD
 # is one of selftests/shadow_wheel/real_traffic.sh's: idle, tcp (many short
 # connections and a bulk stream over loopback), disk (fsynced writes on ext4
-# on a virtio disk) or mix (tcp and disk), run for S seconds (default 4; 60
+# on a virtio disk) or mix (tcp and disk), run for S seconds (default 10; 60
 # for idle) and followed by --idle seconds of nothing (default 1). FILE
 # defaults to traces/<kernel>-<workload>.dat, the kernel named by its
 # series (debian-6.1, debian-6.12...).
@@ -156,14 +156,25 @@ echo "record: \$(wc -l < /tmp/functions) timer functions," \
 	"\$(wc -l < /tmp/kallsyms) of \$(wc -l < /proc/kallsyms) symbols kept"
 # Of the events' formats, those of the recorded events and ftrace's own
 # (the marker is one): trace-cmd extract would save every event's
+# (each file read with cat: 6.12's eventfs gives them all one inode
+# number, and busybox cp -r would link them to the first it copied)
 E=/tmp/events
-mkdir -p \$E/timer
-cp \$T/events/header_page \$T/events/header_event \$E/ || exit 1
-cp -r \$T/events/ftrace \$E/ || exit 1
-for e in $SW_RECORD_EVENTS; do
-	[ -d \$T/events/timer/\$e ] && { cp -r \$T/events/timer/\$e \$E/timer/ || exit 1; }
+copy()
+{
+	mkdir -p \$(dirname \$E/\$1) && cat \$T/events/\$1 > \$E/\$1 || exit 1
+}
+copy header_page
+copy header_event
+copy timer/enable
+for d in \$T/events/ftrace/*/; do
+	copy ftrace/\$(basename \$d)/format
 done
-cp \$T/events/timer/enable \$E/timer/ || exit 1
+for e in $SW_RECORD_EVENTS; do
+	[ -d \$T/events/timer/\$e ] || continue
+	for f in format id enable; do
+		copy timer/\$e/\$f
+	done
+done
 mount --bind /tmp/kallsyms /proc/kallsyms || exit 1
 mount --bind \$E \$T/events || exit 1
 trace-cmd extract -o /tmp/trace.dat > /tmp/extract.log 2>&1
@@ -174,10 +185,12 @@ if [ \$rc -ne 0 ]; then
 	sed 's/^/record: extract: /' /tmp/extract.log
 	exit 1
 fi
-trace-cmd report -N -i /tmp/trace.dat 2>/dev/null | events > /tmp/file.events
+trace-cmd report -N -i /tmp/trace.dat 2>/tmp/report.log | events > /tmp/file.events
 if ! cmp -s /tmp/kernel.events /tmp/file.events; then
 	echo "record: the file's events are not the kernel's:" \
 		"\$(wc -l < /tmp/file.events) of \$(wc -l < /tmp/kernel.events)"
+	head -n 20 /tmp/report.log | sed 's/^/record: report: /'
+	diff /tmp/kernel.events /tmp/file.events | head -n 20 | sed 's/^/record: diff: /'
 	exit 1
 fi
 echo "record: trace.dat of \$(wc -c < /tmp/trace.dat) bytes, every event and name in it"
@@ -236,6 +249,7 @@ sw_record_check()
 		[ "$n" -gt 0 ] || { echo "$file: no $e event" >&2; rc=1; }
 	done
 	grep -q ' function=0x' "$report" && { echo "$file: unresolved timer functions" >&2; rc=1; }
+	grep -q 'EVENTS DROPPED' "$report" && { echo "$file: events were dropped" >&2; rc=1; }
 	grep -q 'shadow_wheel_trace:' "$report" || { echo "$file: no marker" >&2; rc=1; }
 	[ "$lost" -eq 0 ] || { echo "$file: $lost events lost" >&2; rc=1; }
 	rm -f "$report"
@@ -290,7 +304,7 @@ case " $SW_VM_KERNELS " in
 *) usage ;;
 esac
 if [ -z "$seconds" ]; then
-	seconds=4
+	seconds=10
 	[ "$workload" = idle ] && seconds=60
 fi
 [[ $seconds =~ ^[1-9][0-9]*$ ]] || usage
