@@ -59,8 +59,18 @@ demo:
 demo-mirror:
 	scripts/demo.sh --mirror --kernel $(KERNEL)
 
+# The kernel's own timer events, recorded with trace-cmd in test kernels
+# during each workload, into traces/ (docs/traces.rst), then checked
+TRACE_KERNELS ?= debian debian-6.12
+TRACE_WORKLOADS ?= idle tcp disk mix
+record-trace:
+	for k in $(TRACE_KERNELS); do for w in $(TRACE_WORKLOADS); do \
+		scripts/record-trace.sh --kernel $$k $$w || exit 1; done; done
+	scripts/record-trace.sh --check traces/*.dat
+
 # Everything, from a fresh Debian 12 machine: what CI runs
 check:
 	scripts/check.sh
 
-.PHONY: all modules clean install dkms setup kunit lint bench replay demo demo-mirror check
+.PHONY: all modules clean install dkms setup kunit lint bench replay demo demo-mirror \
+	record-trace check

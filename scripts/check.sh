@@ -5,8 +5,9 @@
 # headers and with DKMS against Debian's 6.1 and 6.12 headers, run the KUnit
 # suites in user space, on the 6.1 UML, HZ=250 and HZ=1000 kernels and on
 # the 6.12 UML kernel (scripts/kunit.sh all), lint,
-# build and run the user-space benchmark briefly, replay the shipped traces
-# of the kernel's timer events (scripts/replay.sh --check), and run the selftests
+# build and run the user-space benchmark briefly, check the recorded
+# traces (scripts/record-trace.sh --check) and replay them
+# (scripts/replay.sh --check), and run the selftests
 # inside every kernel of the matrix (SW_VM_KERNELS: Debian's 6.1, 6.1-rt,
 # 6.12, 6.12-rt, our HZ=1000 and debug kernels). Ends with one line
 # "check: N passed, N failed".
@@ -38,6 +39,11 @@ scripts/lint.sh || { sw_log "check: lint FAILED"; steps_failed=$((steps_failed +
 # The user-space benchmark builds and runs (its figures are read, not judged)
 scripts/bench.sh user --timers 1000 --ops 4096 --ticks 1000 >/dev/null ||
 	{ sw_log "check: user-space benchmark FAILED"; steps_failed=$((steps_failed + 1)); }
+
+# The shipped traces read back whole: every event there, none lost, every
+# timer function named (docs/traces.rst)
+scripts/record-trace.sh --check traces/*.dat >/dev/null ||
+	{ sw_log "check: traces FAILED"; steps_failed=$((steps_failed + 1)); }
 
 # The shipped traces replayed: the kernel's own placements and expiry ticks
 # reproduced, every wheel within its contract (docs/replay.rst)
