@@ -43,11 +43,17 @@ unsigned int sw_evidence_base_of(const struct sw_evidence *e, u32 tflags, bool v
 	return cpu * SW_EVIDENCE_KINDS + kind;
 }
 
-/* A timer was queued on @base to run at @tick */
+/* A timer was queued on @base to run at @tick; the oldest tick goes when full */
 void sw_evidence_queued(struct sw_evidence *e, unsigned int base, unsigned long tick)
 {
 	struct sw_evidence_base *b = &e->bases[base];
+	unsigned int i;
 
+	/* A timer requeued again and again keeps its tick: once is enough */
+	for (i = 0; i < b->nr; i++) {
+		if (b->tick[i] == tick)
+			return;
+	}
 	if (b->nr == SW_EVIDENCE_TICKS) {
 		memmove(b->tick, b->tick + 1, (SW_EVIDENCE_TICKS - 1) * sizeof(b->tick[0]));
 		b->nr--;

@@ -10,8 +10,8 @@
 
 #include "../../core/sw_diff.h"
 
-/* Ticks a base remembers as its possible next_expiry */
-#define SW_EVIDENCE_TICKS	64
+/* Distinct ticks a base remembers as its possible next_expiry */
+#define SW_EVIDENCE_TICKS	256
 /* The kernel's timer bases per CPU: 6.1 standard and deferrable; 6.12 local, global, deferrable */
 #define SW_EVIDENCE_KINDS	3
 
