@@ -8,12 +8,14 @@
  * (core/sw_mirror_report.c). docs/replay.rst tells how to use it.
  *
  *   sw-replay [--hz HZ] [--check] [--only stats|lateness|diff|top] TRACE.dat
+ *   sw-replay [--hz HZ] --time [ROUNDS] TRACE.dat
  *
  * HZ is inferred from the trace (jiffies against timestamps) unless given.
  * timer_cancel carries no jiffies: a cancel takes those of the next event
  * in the trace that carries them (any CPU), or of the last one before it
  * at the end of the trace. --check tests the replay (docs/replay.rst) and
- * prints "replay: TRACE: P passed, F failed".
+ * prints "replay: TRACE: P passed, F failed". --time times the replay into
+ * each wheel and the heap alone (sw_replay_time.c), best of ROUNDS (10).
  *
  * Exit status: 0, 1 if a check failed, 2 for bad usage or input.
  */
@@ -29,6 +31,7 @@
 #include "../../core/sw_mirror_report.h"
 #include "../../core/sw_mirror_top.h"
 #include "sw_replay_evidence.h"
+#include "sw_replay_time.h"
 #include "sw_replay_trace.h"
 
 /* The HZ a kernel can have, and how close the inferred rate must come */
@@ -519,8 +522,8 @@ static void sw_replay_check(struct sw_replay *rp, const struct sw_mirror_report 
 
 static void usage(void)
 {
-	fprintf(stderr, "%s: %s [--hz HZ] [--check] [--only %s] TRACE.dat\n", "usage", prog,
-		"stats|lateness|diff|top");
+	fprintf(stderr, "%s: %s [--hz HZ] [--check | --time [ROUNDS] | --only %s] TRACE.dat\n",
+		"usage", prog, "stats|lateness|diff|top");
 	exit(2);
 }
 
@@ -530,6 +533,7 @@ int main(int argc, char **argv)
 	struct sw_mirror_report *rep;
 	unsigned int show = ~0U, i;
 	const char *path = NULL;
+	unsigned int time_rounds = 0;
 	bool check = false;
 	char err[512], why[128];
 	int a;
@@ -544,6 +548,15 @@ int main(int argc, char **argv)
 			rp.hz_given = true;
 		} else if (!strcmp(argv[a], "--check")) {
 			check = true;
+		} else if (!strcmp(argv[a], "--time")) {
+			char *end;
+
+			time_rounds = 10;
+			if (a + 2 < argc) {
+				time_rounds = strtoul(argv[++a], &end, 10);
+				if (*end || !time_rounds || time_rounds > 10000)
+					die("--time %s: not in 1..10000", argv[a]);
+			}
 		} else if (!strcmp(argv[a], "--only") && a + 1 < argc) {
 			static const char * const names[] = { "stats", "lateness", "diff", "top" };
 
@@ -579,6 +592,15 @@ int main(int argc, char **argv)
 	       path, rp.t.nr, rp.timers.nr, rp.t.nr_cpus, (unsigned long long)rp.t.other,
 	       rp.t.missed);
 	printf("replay hz %u (%s)\n", rp.hz, why);
+	if (time_rounds) {
+		size_t *timer_of = xcalloc(rp.t.nr, sizeof(*timer_of));
+		size_t j;
+
+		for (j = 0; j < rp.t.nr; j++)
+			timer_of[j] = sw_timers_index(&rp.timers, rp.t.evs[j].timer);
+		sw_replay_time(&rp.t, timer_of, rp.timers.nr, rp.hz, time_rounds);
+		return 0;
+	}
 	sw_replay_run(&rp);
 
 	rep = xcalloc(1, sizeof(*rep));
