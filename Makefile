@@ -44,6 +44,11 @@ lint:
 bench:
 	scripts/bench.sh user
 
+# Recorded kernel timer traffic replayed in user space (docs/replay.rst):
+# TRACE=file for one trace's report; without, the test of the shipped ones
+replay:
+	$(if $(TRACE),scripts/replay.sh $(TRACE),scripts/replay.sh --check)
+
 # The main job: a test kernel in QEMU (KERNEL=, default Debian's 6.1; any of
 # scripts/vm.sh's), the module, ten seconds of traffic
 KERNEL ?= debian
@@ -54,8 +59,18 @@ demo:
 demo-mirror:
 	scripts/demo.sh --mirror --kernel $(KERNEL)
 
+# The kernel's own timer events, recorded with trace-cmd in test kernels
+# during each workload, into traces/ (docs/traces.rst), then checked
+TRACE_KERNELS ?= debian debian-6.12
+TRACE_WORKLOADS ?= idle tcp disk mix
+record-trace:
+	for k in $(TRACE_KERNELS); do for w in $(TRACE_WORKLOADS); do \
+		scripts/record-trace.sh --kernel $$k $$w || exit 1; done; done
+	scripts/record-trace.sh --check traces/*.dat
+
 # Everything, from a fresh Debian 12 machine: what CI runs
 check:
 	scripts/check.sh
 
-.PHONY: all modules clean install dkms setup kunit lint bench demo demo-mirror check
+.PHONY: all modules clean install dkms setup kunit lint bench replay demo demo-mirror \
+	record-trace check

@@ -46,7 +46,6 @@
 #include <linux/seq_file.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/timer.h>
@@ -55,6 +54,8 @@
 #include "sw_compat.h"
 #include "sw_mirror_log.h"
 #include "sw_mirror_run.h"
+#include "../core/sw_mirror_report.h"
+#include "../core/sw_mirror_top.h"
 
 /* The largest pool of records a start may ask for */
 #define SW_MIRROR_MAX_RECORDS	SZ_1M
@@ -85,7 +86,7 @@ MODULE_PARM_DESC(mirror_log,
  * @m:		the mirror, NULL before the first start
  * @recs:	its records
  * @slots:	its per-CPU slots, nr_cpu_ids of them
- * @top:	per real timer function; the last entry takes the rest
+ * @top:	per real timer function
  * @nr_recs:	records in the pool
  * @started:	jiffies at start
  * @stopped:	jiffies at stop, while stopped
@@ -102,7 +103,7 @@ struct sw_mirror_live {
 	struct sw_mirror	*m;
 	struct sw_mirror_rec	*recs;
 	struct sw_mirror_rec	**slots;
-	struct sw_mirror_fn	*top;
+	struct sw_mirror_top	*top;
 	unsigned int		nr_recs;
 	unsigned long		started;
 	unsigned long		stopped;
@@ -122,42 +123,6 @@ static DEFINE_RAW_SPINLOCK(sw_mirror_lock);
 static DEFINE_MUTEX(sw_mirror_mutex);
 static struct sw_mirror_live sw_live_mirror;
 
-/* The entry of @fn in the top table: found, or taken, or the rest's */
-static struct sw_mirror_fn *sw_mirror_fn_entry(struct sw_mirror_fn *top, void *fn)
-{
-	unsigned int i;
-
-	for (i = 0; i < SW_MIRROR_TOP_FNS; i++) {
-		if (top[i].fn == fn)
-			return &top[i];
-		if (!top[i].fn) {
-			top[i].fn = fn;
-			return &top[i];
-		}
-	}
-	return &top[SW_MIRROR_TOP_FNS];
-}
-
-/* Account one event of a timer of @fn, with what each wheel made of it */
-static void sw_mirror_fn_account(struct sw_mirror_fn *f, enum sw_mirror_class class,
-				 const struct sw_mirror_outcome *out, unsigned int nr_wheels)
-{
-	unsigned int w;
-
-	f->events[class]++;
-	if (!out->placed && !out->expired)
-		return;
-	for (w = 0; w < nr_wheels; w++) {
-		if (out->placed)
-			f->lvl_max[w] = max(f->lvl_max[w], out->lvl[w]);
-		if (out->expired) {
-			f->expired[w]++;
-			f->lat_sum[w] += max(out->lateness[w], 0L);
-			f->lat_max[w] = max(f->lat_max[w], out->lateness[w]);
-		}
-	}
-}
-
 /* One logged event into the mirror, with the lock held */
 static void sw_mirror_feed(struct sw_mirror_live *live, const struct sw_mirror_logged *ent)
 {
@@ -171,8 +136,7 @@ static void sw_mirror_feed(struct sw_mirror_live *live, const struct sw_mirror_l
 		return;
 	}
 	class = sw_mirror_event_outcome(live->m, &ent->ev, &out);
-	sw_mirror_fn_account(sw_mirror_fn_entry(live->top, ent->fn), class, &out,
-			     live->m->nr_wheels);
+	sw_mirror_top_account(live->top, ent->fn, class, &out, live->m->nr_wheels);
 }
 
 /* Up to @max events from the log into the mirror, with the lock held */
@@ -427,7 +391,7 @@ int sw_mirror_start_records(unsigned long nr_records, bool with_own)
 	fresh.m = kvzalloc(sizeof(*fresh.m), GFP_KERNEL);
 	fresh.recs = kvcalloc(nr_records, sizeof(*fresh.recs), GFP_KERNEL);
 	fresh.slots = kcalloc(nr_cpu_ids, sizeof(*fresh.slots), GFP_KERNEL);
-	fresh.top = kvcalloc(SW_MIRROR_TOP_FNS + 1, sizeof(*fresh.top), GFP_KERNEL);
+	fresh.top = kvzalloc(sizeof(*fresh.top), GFP_KERNEL);	/* empty */
 	if (!fresh.m || !fresh.recs || !fresh.slots || !fresh.top)
 		goto fail;
 	ret = sw_mirror_log_init(&fresh.log, log_entries);
@@ -535,20 +499,7 @@ void sw_mirror_exit(void)
  * @drained:	events drained from the log
  * @drained_by_probes: of those, by probes that found it full
  * @lost:	events that found no room in the log
- * @elapsed:	jiffies it ran
- * @consistent:	sw_mirror_consistent() held
- * @caught_up:	every wheel's clock had caught up with jiffies
- * @nr_wheels:	wheels
- * @fig:	per wheel
- * @depth:	per wheel, its levels
- * @gran:	per wheel and level, the expiry granularity in its ticks
- * @lat:	per wheel and level, the lateness
- * @m_events:	events by class
- * @expired_remote: expiries on another CPU than the timer's base's
- * @cancelled_due: cancels of due timers no expiry followed
- * @own_events:	events of the module's own timers, left out
- * @silently_modified: expiries whose expiry changed without an event
- * @diff:	the differential
+ * @rep:	the figures the report prints
  */
 struct sw_mirror_snap {
 	bool				running;
@@ -557,20 +508,7 @@ struct sw_mirror_snap {
 	unsigned long			drained;
 	unsigned long			drained_by_probes;
 	unsigned long			lost;
-	unsigned long			elapsed;
-	bool				consistent;
-	bool				caught_up;
-	unsigned int			nr_wheels;
-	struct sw_mirror_figures	fig[SW_MIRROR_MAX_WHEELS];
-	unsigned int			depth[SW_MIRROR_MAX_WHEELS];
-	unsigned long			gran[SW_MIRROR_MAX_WHEELS][SW_MAX_DEPTH];
-	struct sw_mirror_lateness	lat[SW_MIRROR_MAX_WHEELS][SW_MAX_DEPTH];
-	unsigned long			m_events[SW_MC_NR];
-	unsigned long			expired_remote;
-	unsigned long			cancelled_due;
-	unsigned long			own_events;
-	unsigned long			silently_modified;
-	struct sw_diff			diff;
+	struct sw_mirror_report		rep;
 };
 
 /* Rounds of catching up a read may do, each under the lock */
@@ -581,12 +519,12 @@ struct sw_mirror_snap {
  * having brought its wheels up to jiffies first, a budget at a time with
  * the lock dropped in between. Returns false if it never ran.
  */
-static bool sw_mirror_snapshot(struct sw_mirror_snap *snap, struct sw_mirror_fn *top)
+static bool sw_mirror_snapshot(struct sw_mirror_snap *snap, struct sw_mirror_top *top)
 {
 	struct sw_mirror_live *live = &sw_live_mirror;
 	struct sw_mirror *m = live->m;
-	unsigned int w, round;
 	unsigned long flags;
+	unsigned int round;
 
 	lockdep_assert_held(&sw_mirror_mutex);
 	if (!m)
@@ -594,9 +532,9 @@ static bool sw_mirror_snapshot(struct sw_mirror_snap *snap, struct sw_mirror_fn 
 	sw_mirror_drain();
 	for (round = 0; round < SW_MIRROR_READ_ROUNDS; round++) {
 		raw_spin_lock_irqsave(&sw_mirror_lock, flags);
-		snap->caught_up = live->running ? sw_mirror_advance(m, jiffies) : true;
+		snap->rep.caught_up = live->running ? sw_mirror_advance(m, jiffies) : true;
 		raw_spin_unlock_irqrestore(&sw_mirror_lock, flags);
-		if (snap->caught_up)
+		if (snap->rep.caught_up)
 			break;
 		cond_resched();
 	}
@@ -607,28 +545,11 @@ static bool sw_mirror_snapshot(struct sw_mirror_snap *snap, struct sw_mirror_fn 
 	snap->drained = live->drained;
 	snap->drained_by_probes = live->drained_by_probes;
 	snap->lost = atomic_long_read(&live->lost);
-	snap->elapsed = (live->running ? jiffies : live->stopped) - live->started;
-	snap->consistent = sw_mirror_consistent(m);
-	snap->nr_wheels = m->nr_wheels;
-	for (w = 0; w < m->nr_wheels; w++) {
-		const struct sw_geometry *geo = &m->wheels[w].base.geo;
-		unsigned int lvl;
-
-		sw_mirror_figures(m, w, &snap->fig[w]);
-		snap->depth[w] = geo->depth;
-		for (lvl = 0; lvl < geo->depth; lvl++)
-			snap->gran[w][lvl] = sw_lvl_expiry_gran(geo, lvl);
-		memcpy(snap->lat[w], snap->fig[w].lat, sizeof(snap->lat[w]));
-		snap->fig[w].lat = snap->lat[w];
-	}
-	memcpy(snap->m_events, m->events, sizeof(snap->m_events));
-	snap->expired_remote = m->expired_remote;
-	snap->cancelled_due = m->cancelled_due;
-	snap->own_events = live->own_events;
-	snap->silently_modified = m->silently_modified;
-	snap->diff = m->diff;
+	sw_mirror_report_take(&snap->rep, m);
+	snap->rep.elapsed = (live->running ? jiffies : live->stopped) - live->started;
+	snap->rep.own_events = live->own_events;
 	if (top)
-		memcpy(top, live->top, (SW_MIRROR_TOP_FNS + 1) * sizeof(*top));
+		*top = *live->top;
 	raw_spin_unlock_irqrestore(&sw_mirror_lock, flags);
 	return true;
 }
@@ -637,7 +558,7 @@ static bool sw_mirror_snapshot(struct sw_mirror_snap *snap, struct sw_mirror_fn 
  * A read: the snapshot in *@snapp, or NULL and a line saying the mirror
  * never ran. Returns 0 or -ENOMEM.
  */
-static int sw_mirror_read(struct seq_file *s, struct sw_mirror_fn *top,
+static int sw_mirror_read(struct seq_file *s, struct sw_mirror_top *top,
 			  struct sw_mirror_snap **snapp)
 {
 	struct sw_mirror_snap *snap = kvzalloc(sizeof(*snap), GFP_KERNEL);
@@ -657,183 +578,75 @@ static int sw_mirror_read(struct seq_file *s, struct sw_mirror_fn *top,
 	return 0;
 }
 
-/* "seed.250" and the like: a wheel's name in the files */
-static void sw_mirror_wheel_name(char *buf, size_t size, const struct sw_mirror_figures *fig)
+static __printf(2, 0) void sw_mirror_seq_vprintf(struct sw_print *p, const char *fmt, va_list args)
 {
-	snprintf(buf, size, "%s.%u", sw_wheel_kind_name(fig->kind), fig->hz);
+	seq_vprintf(p->ctx, fmt, args);
 }
 
-/* @n per second over @elapsed jiffies */
-static unsigned long sw_mirror_per_s(unsigned long n, unsigned long elapsed)
+static void sw_mirror_seq_fn(struct sw_print *p, const void *fn)
 {
-	return elapsed ? div64_ul((u64)n * HZ, elapsed) : 0;
+	seq_printf(p->ctx, "%ps", fn);
 }
 
-/* @ticks of a wheel at @hz in microseconds */
-static unsigned long long sw_mirror_ticks_us(long ticks, unsigned int hz)
-{
-	return div_u64((u64)max(ticks, 0L) * USEC_PER_SEC, hz);
+/* The report's sink: the seq_file of the read */
+#define SW_MIRROR_SEQ_PRINT(s) {				\
+	.vprintf = sw_mirror_seq_vprintf,			\
+	.fn = sw_mirror_seq_fn,					\
+	.ctx = (s),						\
 }
 
 int sw_mirror_show_stats(struct seq_file *s)
 {
+	struct sw_print p = SW_MIRROR_SEQ_PRINT(s);
 	struct sw_mirror_snap *snap;
-	unsigned int w, c;
-	char name[24];
 	int ret;
 
 	ret = sw_mirror_read(s, NULL, &snap);
 	if (ret || !snap)
 		return ret;
 	seq_printf(s, "running %d\nrecords %u\nelapsed_ms %u\nhz %d\nwheels %u\n",
-		   snap->running, snap->nr_recs, jiffies_to_msecs(snap->elapsed), HZ,
-		   snap->nr_wheels);
+		   snap->running, snap->nr_recs, jiffies_to_msecs(snap->rep.elapsed), HZ,
+		   snap->rep.nr_wheels);
 	seq_printf(s, "log_size %lu\nlog_drained %lu\nlog_drained_by_probes %lu\nlog_lost %lu\n",
 		   snap->log_size, snap->drained, snap->drained_by_probes, snap->lost);
-	seq_printf(s, "consistent %d\ncaught_up %d\n", snap->consistent, snap->caught_up);
-	seq_printf(s, "expired_remote %lu\ncancelled_due %lu\nsilently_modified %lu\nown_events %lu\n",
-		   snap->expired_remote, snap->cancelled_due, snap->silently_modified,
-		   snap->own_events);
-	for (c = 0; c < SW_MC_NR; c++)
-		seq_printf(s, "events.%s %lu\n", sw_mirror_class_name(c), snap->m_events[c]);
-	for (w = 0; w < snap->nr_wheels; w++) {
-		const struct sw_mirror_figures *fig = &snap->fig[w];
-
-		sw_mirror_wheel_name(name, sizeof(name), fig);
-		seq_printf(s,
-			   "wheel %s seen %lu cancelled %lu expired %lu pending %lu dropped %lu cascaded %lu cascaded_per_s %lu due_ticks %lu due_ticks_per_s %lu clamped %lu parked %lu ran_ahead %lu behind %lu\n",
-			   name, fig->seen, fig->cancelled, fig->expired, fig->pending,
-			   fig->dropped, fig->cascaded,
-			   sw_mirror_per_s(fig->cascaded, snap->elapsed), fig->due_ticks,
-			   sw_mirror_per_s(fig->due_ticks, snap->elapsed), fig->clamped,
-			   fig->parked, fig->ran, fig->behind);
-	}
+	sw_mirror_report_stats(&p, &snap->rep);
 	kvfree(snap);
 	return 0;
-}
-
-/*
- * The least lateness, in ticks, that @q per mille of the timers in @lat
- * do not exceed, to the histogram's resolution: the top of the bin it
- * falls in, capped at the largest seen
- */
-static long sw_mirror_lat_quantile(const struct sw_mirror_lateness *lat, unsigned int q)
-{
-	unsigned long want = div_u64((u64)lat->count * q + 999, 1000), seen = 0;
-	unsigned int b;
-
-	for (b = 0; b < SW_MIRROR_LAT_BINS; b++) {
-		seen += lat->hist[b];
-		if (seen >= want && want)
-			return min_t(long, sw_mirror_lat_bin_top(b), lat->max);
-	}
-	return lat->max;
 }
 
 int sw_mirror_show_lateness(struct seq_file *s)
 {
+	struct sw_print p = SW_MIRROR_SEQ_PRINT(s);
 	struct sw_mirror_snap *snap;
-	unsigned int w, lvl, b;
-	char name[24];
 	int ret;
 
 	ret = sw_mirror_read(s, NULL, &snap);
 	if (ret || !snap)
 		return ret;
-	for (w = 0; w < snap->nr_wheels; w++) {
-		const struct sw_mirror_figures *fig = &snap->fig[w];
-
-		sw_mirror_wheel_name(name, sizeof(name), fig);
-		for (lvl = 0; lvl < snap->depth[w]; lvl++) {
-			const struct sw_mirror_lateness *lat = &fig->lat[lvl];
-			long p50 = sw_mirror_lat_quantile(lat, 500);
-			long p99 = sw_mirror_lat_quantile(lat, 990);
-
-			if (!lat->count)
-				continue;
-			seq_printf(s,
-				   "wheel %s level %u gran %lu count %lu min %ld max %ld p50 %ld p99 %ld min_us %llu max_us %llu p50_us %llu p99_us %llu hist",
-				   name, lvl, snap->gran[w][lvl], lat->count, lat->min, lat->max,
-				   p50, p99,
-				   sw_mirror_ticks_us(lat->min, fig->hz),
-				   sw_mirror_ticks_us(lat->max, fig->hz),
-				   sw_mirror_ticks_us(p50, fig->hz),
-				   sw_mirror_ticks_us(p99, fig->hz));
-			for (b = 0; b < SW_MIRROR_LAT_BINS; b++)
-				seq_printf(s, "%c%lu", b ? ',' : ' ', lat->hist[b]);
-			seq_putc(s, '\n');
-		}
-	}
+	sw_mirror_report_lateness(&p, &snap->rep);
 	kvfree(snap);
 	return 0;
 }
-
-static const char * const sw_diff_what_names[SW_DIFF_NR_WHAT] = {
-	[SW_DIFF_PLACEMENT]	= "placement",
-	[SW_DIFF_EXPIRY]	= "expiry",
-};
 
 int sw_mirror_show_diff(struct seq_file *s)
 {
+	struct sw_print p = SW_MIRROR_SEQ_PRINT(s);
 	struct sw_mirror_snap *snap;
-	const struct sw_diff *diff;
-	unsigned int what, r, i;
 	int ret;
 
 	ret = sw_mirror_read(s, NULL, &snap);
 	if (ret || !snap)
 		return ret;
-	diff = &snap->diff;
-	for (what = 0; what < SW_DIFF_NR_WHAT; what++) {
-		unsigned long all = 0, match;
-
-		for (r = 0; r < SW_DIFF_NR_REASONS; r++) {
-			all += diff->count[what][r];
-			seq_printf(s, "%s.%s %lu\n", sw_diff_what_names[what],
-				   sw_diff_reason_name(r), diff->count[what][r]);
-		}
-		match = diff->count[what][SW_DIFF_MATCH];
-		seq_printf(s, "%s.compared %lu\n%s.match_ppm %llu\n", sw_diff_what_names[what],
-			   all, sw_diff_what_names[what],
-			   all ? div64_u64((u64)match * 1000000, all) : 0);
-	}
-	for (i = 0; i < diff->nr_kept; i++) {
-		const struct sw_diff_entry *e = &diff->kept[i];
-
-		seq_printf(s,
-			   "mismatch %s reason %s timer %p now %lu expires %lu mclk %lu kidx %d midx %u ktick %lu mtick %lu\n",
-			   sw_diff_what_names[e->what], sw_diff_reason_name(e->reason), e->timer,
-			   e->now, e->expires, e->mclk, e->kidx == UINT_MAX ? -1 : (int)e->kidx,
-			   e->midx, e->ktick, e->mtick);
-	}
+	sw_mirror_report_diff(&p, &snap->rep);
 	kvfree(snap);
 	return 0;
-}
-
-static unsigned long sw_mirror_fn_events(const struct sw_mirror_fn *f)
-{
-	unsigned long n = 0;
-	unsigned int c;
-
-	for (c = 0; c < SW_MC_NR; c++)
-		n += f->events[c];
-	return n;
-}
-
-/* Most events first */
-static int sw_mirror_fn_cmp(const void *a, const void *b)
-{
-	unsigned long ea = sw_mirror_fn_events(a), eb = sw_mirror_fn_events(b);
-
-	return ea < eb ? 1 : ea > eb ? -1 : 0;
 }
 
 int sw_mirror_show_top(struct seq_file *s)
 {
-	struct sw_mirror_fn *top = kvcalloc(SW_MIRROR_TOP_FNS + 1, sizeof(*top), GFP_KERNEL);
+	struct sw_mirror_top *top = kvzalloc(sizeof(*top), GFP_KERNEL);
+	struct sw_print p = SW_MIRROR_SEQ_PRINT(s);
 	struct sw_mirror_snap *snap;
-	unsigned int i, c, w, n;
-	char name[24];
 	int ret;
 
 	if (!top)
@@ -843,29 +656,7 @@ int sw_mirror_show_top(struct seq_file *s)
 		kvfree(top);
 		return ret;
 	}
-	for (n = 0; n < SW_MIRROR_TOP_FNS && top[n].fn; n++)
-		;
-	sort(top, n, sizeof(*top), sw_mirror_fn_cmp, NULL);
-	/* The rest, if any, last */
-	if (sw_mirror_fn_events(&top[SW_MIRROR_TOP_FNS]))
-		top[n++] = top[SW_MIRROR_TOP_FNS];
-	for (i = 0; i < n; i++) {
-		const struct sw_mirror_fn *f = &top[i];
-
-		if (f->fn)
-			seq_printf(s, "fn %ps events %lu", f->fn, sw_mirror_fn_events(f));
-		else
-			seq_printf(s, "fn (others) events %lu", sw_mirror_fn_events(f));
-		for (c = 0; c < SW_MC_NR; c++)
-			seq_printf(s, " %s %lu", sw_mirror_class_name(c), f->events[c]);
-		for (w = 0; w < snap->nr_wheels; w++) {
-			sw_mirror_wheel_name(name, sizeof(name), &snap->fig[w]);
-			seq_printf(s, " %s.level_max %u %s.lat_max %ld %s.lat_mean %lu", name,
-				   f->lvl_max[w], name, f->lat_max[w], name,
-				   f->expired[w] ? f->lat_sum[w] / f->expired[w] : 0);
-		}
-		seq_putc(s, '\n');
-	}
+	sw_mirror_report_top(&p, &snap->rep, top);
 	kvfree(snap);
 	kvfree(top);
 	return 0;

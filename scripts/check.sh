@@ -5,7 +5,9 @@
 # headers and with DKMS against Debian's 6.1 and 6.12 headers, run the KUnit
 # suites in user space, on the 6.1 UML, HZ=250 and HZ=1000 kernels and on
 # the 6.12 UML kernel (scripts/kunit.sh all), lint,
-# build and run the user-space benchmark briefly, and run the selftests
+# build and run the user-space benchmark briefly, check the recorded
+# traces (scripts/record-trace.sh --check) and replay them
+# (scripts/replay.sh --check), and run the selftests
 # inside every kernel of the matrix (SW_VM_KERNELS: Debian's 6.1, 6.1-rt,
 # 6.12, 6.12-rt, our HZ=1000 and debug kernels). Ends with one line
 # "check: N passed, N failed".
@@ -23,7 +25,8 @@ make clean >/dev/null
 kunit_log=$(mktemp)
 selftests_log=$(mktemp)
 dkms_log=$(mktemp)
-trap 'rm -f "$kunit_log" "$selftests_log" "$dkms_log"' EXIT
+replay_log=$(mktemp)
+trap 'rm -f "$kunit_log" "$selftests_log" "$dkms_log" "$replay_log"' EXIT
 
 scripts/dkms.sh | tee "$dkms_log"
 [ "${PIPESTATUS[0]}" -eq 0 ] || steps_failed=$((steps_failed + 1))
@@ -36,6 +39,16 @@ scripts/lint.sh || { sw_log "check: lint FAILED"; steps_failed=$((steps_failed +
 # The user-space benchmark builds and runs (its figures are read, not judged)
 scripts/bench.sh user --timers 1000 --ops 4096 --ticks 1000 >/dev/null ||
 	{ sw_log "check: user-space benchmark FAILED"; steps_failed=$((steps_failed + 1)); }
+
+# The shipped traces read back whole: every event there, none lost, every
+# timer function named (docs/traces.rst)
+scripts/record-trace.sh --check traces/*.dat >/dev/null ||
+	{ sw_log "check: traces FAILED"; steps_failed=$((steps_failed + 1)); }
+
+# The shipped traces replayed: the kernel's own placements and expiry ticks
+# reproduced, every wheel within its contract (docs/replay.rst)
+scripts/replay.sh --check | tee "$replay_log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || steps_failed=$((steps_failed + 1))
 
 scripts/selftests.sh all | tee "$selftests_log"
 [ "${PIPESTATUS[0]}" -eq 0 ] || steps_failed=$((steps_failed + 1))
@@ -53,8 +66,9 @@ sw_totals()
 read -r kp kf < <(sw_totals kunit "$kunit_log")
 read -r sp sf < <(sw_totals selftests "$selftests_log")
 read -r dp df < <(sw_totals dkms "$dkms_log")
-failed=$((kf + sf + df))
+read -r rp rf < <(sw_totals replay "$replay_log")
+failed=$((kf + sf + df + rf))
 # A step that failed without failing a test (build, lint) still fails the check
 [ "$failed" -eq 0 ] && failed=$steps_failed
-echo "check: $((kp + sp + dp)) passed, $failed failed"
+echo "check: $((kp + sp + dp + rp)) passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$steps_failed" -eq 0 ]

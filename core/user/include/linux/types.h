@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 typedef uint8_t u8;
+typedef uint16_t u16;
 typedef uint32_t u32;
 typedef uint64_t u64;
 typedef long long s64;		/* as the kernel's, for printk formats */

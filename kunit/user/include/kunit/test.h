@@ -136,6 +136,7 @@ void __attribute__((noreturn)) kunit_abort(struct kunit *test);
 #define KUNIT_EXPECT_TRUE_MSG(t, c, fmt, ...)	KUNIT_BOOL(t, false, c, true, fmt, ##__VA_ARGS__)
 #define KUNIT_EXPECT_FALSE_MSG(t, c, fmt, ...)	KUNIT_BOOL(t, false, c, false, fmt, ##__VA_ARGS__)
 #define KUNIT_EXPECT_PTR_EQ_MSG(t, l, r, fmt, ...) KUNIT_PTR(t, false, l, ==, r, fmt, ##__VA_ARGS__)
+#define KUNIT_EXPECT_PTR_NE_MSG(t, l, r, fmt, ...) KUNIT_PTR(t, false, l, !=, r, fmt, ##__VA_ARGS__)
 #define KUNIT_EXPECT_NULL_MSG(t, p, fmt, ...)	KUNIT_PTR(t, false, p, ==, NULL, fmt, ##__VA_ARGS__)
 #define KUNIT_EXPECT_NOT_NULL_MSG(t, p, fmt, ...) KUNIT_PTR(t, false, p, !=, NULL, fmt, ##__VA_ARGS__)
 
@@ -163,6 +164,7 @@ void __attribute__((noreturn)) kunit_abort(struct kunit *test);
 #define KUNIT_EXPECT_TRUE(t, c)		KUNIT_EXPECT_TRUE_MSG(t, c, NULL)
 #define KUNIT_EXPECT_FALSE(t, c)	KUNIT_EXPECT_FALSE_MSG(t, c, NULL)
 #define KUNIT_EXPECT_PTR_EQ(t, l, r)	KUNIT_EXPECT_PTR_EQ_MSG(t, l, r, NULL)
+#define KUNIT_EXPECT_PTR_NE(t, l, r)	KUNIT_EXPECT_PTR_NE_MSG(t, l, r, NULL)
 #define KUNIT_EXPECT_NULL(t, p)		KUNIT_EXPECT_NULL_MSG(t, p, NULL)
 #define KUNIT_EXPECT_NOT_NULL(t, p)	KUNIT_EXPECT_NOT_NULL_MSG(t, p, NULL)
 #define KUNIT_EXPECT_STREQ(t, l, r)	KUNIT_EXPECT_STREQ_MSG(t, l, r, NULL)

@@ -1,0 +1,342 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Record the kernel's own timer events with trace-cmd inside a test kernel
+# in QEMU, during one workload, and bring the trace.dat back:
+#
+#   scripts/record-trace.sh [--kernel K] [--seconds S] [--idle S] [--out FILE]
+#                           WORKLOAD
+#   scripts/record-trace.sh --check FILE...
+#
+# K is any kernel of the matrix (scripts/vm.sh; default debian). WORKLOAD
+# is one of selftests/shadow_wheel/real_traffic.sh's: idle, tcp (many short
+# connections and a bulk stream over loopback), disk (fsynced writes on ext4
+# on a virtio disk) or mix (tcp and disk), run for S seconds (default 10; 60
+# for idle) and followed by --idle seconds of nothing (default 1). FILE
+# defaults to traces/<kernel>-<workload>.dat, the kernel named by its
+# series (debian-6.1, debian-6.12...).
+#
+# The guest runs Debian's trace-cmd (the host's, with its libraries and
+# loader): the events below go into a ring buffer large enough for the
+# whole run, with nothing reading it while the workload runs, and a marker
+# names the kernel's HZ and release. Then the guest checks that no event was
+# lost (overrun, dropped), keeps of /proc/kallsyms only the symbols of the
+# timer functions in the trace (bind-mounted over it while trace-cmd extract
+# writes the file; the whole table would be most of the file) and checks
+# that trace-cmd report of that file gives every event of the kernel's own
+# text output with the same function name. Of the event formats, only the
+# recorded events' and ftrace's go into the file. The file comes back as
+# base64 on the console.
+#
+# --check prints, for each trace, its events by type, timers, CPUs,
+# duration, size and marker, and fails if an event was lost, a timer
+# function does not resolve to a name or an event of the three that the
+# replay needs is missing.
+set -u
+. "$(dirname "$0")/sw-lib.sh"
+
+# The timer events recorded; those the kernel does not have are left out
+# (timer_base_idle is 6.12's). The first three are the ones a replay needs.
+SW_RECORD_EVENTS="timer_start timer_cancel timer_expire_entry timer_expire_exit timer_base_idle"
+SW_RECORD_NEEDED="timer_start timer_cancel timer_expire_entry"
+# The ring buffer, in KB per CPU: the whole run stays in it
+SW_RECORD_BUFFER_KB=65536
+SW_RECORD_WORKLOADS="idle tcp disk mix"
+
+usage()
+{
+	echo "usage: $0 [--kernel K] [--seconds S] [--idle S] [--out FILE] WORKLOAD" >&2
+	echo "       $0 --check FILE..." >&2
+	echo "K: $SW_VM_KERNELS" >&2
+	echo "WORKLOAD: $SW_RECORD_WORKLOADS" >&2
+	exit 2
+}
+
+# The kernel's configuration file on the host
+sw_record_config()
+{
+	local dir
+
+	if sw_vm_is_debian "$1"; then
+		dir=$(sw_debian_kernel_dir "$1") || exit 1
+		echo "$dir/boot/config-$(sw_debian_release "$1")"
+	else
+		dir=$(sw_vm_build_dir "$1") || exit 1
+		echo "$dir/.config"
+	fi
+}
+
+# The name a trace of kernel $1 goes by: Debian's by their series
+# (debian-6.1, debian-6.12-rt), ours by their name in the matrix
+sw_record_kernel_name()
+{
+	local release series
+
+	sw_vm_is_debian "$1" || { echo "$1"; return; }
+	release=$(sw_debian_release "$1")
+	series=$(echo "$release" | cut -d. -f1-2)
+	case "$release" in
+	*-rt-*)	echo "debian-$series-rt" ;;
+	*)	echo "debian-$series" ;;
+	esac
+}
+
+# trace-cmd, its shared libraries and the loader into the directory $1,
+# at the paths they have on the host (the libraries resolved), trace-cmd
+# itself as opt/bin/trace-cmd
+sw_record_stage()
+{
+	local dir=$1 tc lib
+
+	tc=$(command -v trace-cmd) || sw_die "no trace-cmd"
+	mkdir -p "$dir/opt/bin"
+	cp "$tc" "$dir/opt/bin/trace-cmd" || sw_die "cannot copy $tc"
+	for lib in $(ldd "$tc" | grep -o '/[^ ]*'); do
+		mkdir -p "$dir$(dirname "$lib")"
+		cp -L "$lib" "$dir$lib" || sw_die "cannot copy $lib"
+	done
+	if [ ! -d "$dir/lib64" ] || [ ! -d "$dir/lib" ]; then
+		sw_die "ldd $tc: no loader or libraries"
+	fi
+}
+
+# The guest's script: record during the workload, check, send the file
+sw_record_guest()
+{
+	cat <<GUEST_END
+export PATH=/opt/bin:\$PATH
+T=/sys/kernel/tracing
+[ -e \$T/trace ] || { echo "record: no tracefs"; exit 1; }
+# The kernel's messages would break the base64 lines
+dmesg -n 1
+args=
+for e in $SW_RECORD_EVENTS; do
+	[ -d \$T/events/timer/\$e ] && args="\$args -e timer:\$e"
+done
+# The global clock orders the CPUs' events with each other (a timer armed
+# on one CPU may run on another)
+trace-cmd start -q -C global -b $SW_RECORD_BUFFER_KB \$args >/dev/null || exit 1
+echo "shadow_wheel_trace: hz=$hz release=\$(uname -r) kernel=$kernel workload=$workload" \
+	"seconds=$seconds idle=$idle" > \$T/trace_marker
+sh /real_traffic.sh $seconds $idle $workload || exit 1
+echo 0 > \$T/tracing_on
+
+lost=0
+for c in \$T/per_cpu/cpu*; do
+	n=\$(awk '/^(overrun|commit overrun|dropped events):/ { n += \$NF } END { print n + 0 }' \$c/stats)
+	echo "record: \$(basename \$c): \$n events lost"
+	lost=\$((lost + n))
+done
+[ \$lost -eq 0 ] || { echo "record: events were lost: a larger buffer"; exit 1; }
+
+# Each timer event's name and function, as the kernel prints them
+events()
+{
+	awk '{
+		ev = ""
+		fn = ""
+		for (i = 1; i <= NF; i++) {
+			if (\$i ~ /^timer_[a-z_]+:\$/)
+				ev = \$i
+			else if (\$i ~ /^function=/)
+				fn = \$i
+		}
+		if (ev != "")
+			print ev, fn
+	}' | sort
+}
+grep -v '^#' \$T/trace | events > /tmp/kernel.events
+echo "record: \$(wc -l < /tmp/kernel.events) timer events in the buffer"
+# The marker's own function too, so that its line reads right
+{ sed -n 's/.*function=//p' /tmp/kernel.events; echo tracing_mark_write; } | sort -u \
+	> /tmp/functions
+awk 'NR == FNR { want[\$1] = 1; next } (\$3 in want)' /tmp/functions /proc/kallsyms \
+	> /tmp/kallsyms
+echo "record: \$(wc -l < /tmp/functions) timer functions," \
+	"\$(wc -l < /tmp/kallsyms) of \$(wc -l < /proc/kallsyms) symbols kept"
+# Of the events' formats, those of the recorded events and ftrace's own
+# (the marker is one): trace-cmd extract would save every event's
+# (each file read with cat: 6.12's eventfs gives them all one inode
+# number, and busybox cp -r would link them to the first it copied)
+E=/tmp/events
+copy()
+{
+	mkdir -p \$(dirname \$E/\$1) && cat \$T/events/\$1 > \$E/\$1 || exit 1
+}
+copy header_page
+copy header_event
+copy timer/enable
+for d in \$T/events/ftrace/*/; do
+	copy ftrace/\$(basename \$d)/format
+done
+for e in $SW_RECORD_EVENTS; do
+	[ -d \$T/events/timer/\$e ] || continue
+	for f in format id enable; do
+		copy timer/\$e/\$f
+	done
+done
+mount --bind /tmp/kallsyms /proc/kallsyms || exit 1
+mount --bind \$E \$T/events || exit 1
+trace-cmd extract -o /tmp/trace.dat > /tmp/extract.log 2>&1
+rc=\$?
+umount \$T/events
+umount /proc/kallsyms
+if [ \$rc -ne 0 ]; then
+	sed 's/^/record: extract: /' /tmp/extract.log
+	exit 1
+fi
+trace-cmd report -N -i /tmp/trace.dat 2>/tmp/report.log | events > /tmp/file.events
+if ! cmp -s /tmp/kernel.events /tmp/file.events; then
+	echo "record: the file's events are not the kernel's:" \
+		"\$(wc -l < /tmp/file.events) of \$(wc -l < /tmp/kernel.events)"
+	head -n 20 /tmp/report.log | sed 's/^/record: report: /'
+	diff /tmp/kernel.events /tmp/file.events | head -n 20 | sed 's/^/record: diff: /'
+	exit 1
+fi
+echo "record: trace.dat of \$(wc -c < /tmp/trace.dat) bytes, every event and name in it"
+echo SW_TRACE_BEGIN
+base64 /tmp/trace.dat
+echo SW_TRACE_END
+GUEST_END
+}
+
+# Check the trace $1 and print what is in it
+sw_record_check()
+{
+	local file=$1 report stat lost e n rc=0
+
+	[ -f "$file" ] || { echo "$file: no such file" >&2; return 1; }
+	report=$(mktemp)
+	if ! trace-cmd report -N -i "$file" > "$report" 2>/dev/null; then
+		echo "$file: trace-cmd report cannot read it" >&2
+		rm -f "$report"
+		return 1
+	fi
+	stat=$(trace-cmd report -N --stat -i "$file" 2>/dev/null)
+	lost=$(echo "$stat" | awk '/^(overrun|commit overrun|dropped events):/ { n += $NF } END { print n + 0 }')
+	awk -v file="$file" -v size="$(stat -c %s "$file")" -v lost="$lost" '
+	/shadow_wheel_trace:/ { sub(/.*shadow_wheel_trace: /, ""); marker = $0; next }
+	{
+		ev = ""
+		for (i = 1; i <= NF; i++) {
+			if ($i ~ /^\[[0-9]+\]$/)
+				cpu[$i] = 1
+			else if ($i ~ /^[0-9]+\.[0-9]+:$/)
+				ts = $i + 0
+			else if ($i ~ /^timer_[a-z_]+:$/)
+				ev = substr($i, 1, length($i) - 1)
+			else if (ev != "" && $i ~ /^timer=/)
+				timer[$i] = 1
+			else if (ev != "" && $i ~ /^function=0x/)
+				unresolved++
+		}
+		if (ev == "")
+			next
+		if (!nev++)
+			first = ts
+		last = ts
+		count[ev]++
+	}
+	END {
+		printf "%s: %d bytes, %s\n", file, size, marker
+		printf "  %d events, %d timers, %d CPUs, %.1f s, %d lost, %d unresolved functions\n",
+			nev, length(timer), length(cpu), last - first, lost, unresolved
+		for (e in count)
+			printf "  %-20s %d\n", e, count[e]
+	}' "$report"
+	for e in $SW_RECORD_NEEDED; do
+		n=$(grep -c " $e:" "$report")
+		[ "$n" -gt 0 ] || { echo "$file: no $e event" >&2; rc=1; }
+	done
+	grep -q ' function=0x' "$report" && { echo "$file: unresolved timer functions" >&2; rc=1; }
+	grep -q 'EVENTS DROPPED' "$report" && { echo "$file: events were dropped" >&2; rc=1; }
+	grep -q 'shadow_wheel_trace:' "$report" || { echo "$file: no marker" >&2; rc=1; }
+	[ "$lost" -eq 0 ] || { echo "$file: $lost events lost" >&2; rc=1; }
+	rm -f "$report"
+	return $rc
+}
+
+kernel=debian seconds='' idle=1 out='' check=0
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--check)
+		check=1
+		shift
+		break
+		;;
+	--kernel|--seconds|--idle|--out)
+		[ $# -ge 2 ] || usage
+		case "$1" in
+		--kernel) kernel=$2 ;;
+		--seconds) seconds=$2 ;;
+		--idle) idle=$2 ;;
+		--out) out=$2 ;;
+		esac
+		shift 2
+		;;
+	-*)
+		usage
+		;;
+	*)
+		break
+		;;
+	esac
+done
+
+sw_need_packages trace-cmd
+if [ $check -eq 1 ]; then
+	[ $# -ge 1 ] || usage
+	rc=0
+	for f in "$@"; do
+		sw_record_check "$f" || rc=1
+	done
+	exit $rc
+fi
+
+[ $# -eq 1 ] || usage
+workload=$1
+case " $SW_RECORD_WORKLOADS " in
+*" $workload "*) ;;
+*) usage ;;
+esac
+case " $SW_VM_KERNELS " in
+*" $kernel "*) ;;
+*) usage ;;
+esac
+if [ -z "$seconds" ]; then
+	seconds=10
+	[ "$workload" = idle ] && seconds=60
+fi
+[[ $seconds =~ ^[1-9][0-9]*$ ]] || usage
+[[ $idle =~ ^[0-9]+$ ]] || usage
+[ -n "$out" ] || out=$SW_ROOT/traces/$(sw_record_kernel_name "$kernel")-$workload.dat
+[ -d "$(dirname "$out")" ] || sw_die "no directory $(dirname "$out")"
+
+config=$(sw_record_config "$kernel") || exit 1
+hz=$(sed -n 's/^CONFIG_HZ=//p' "$config")
+[ -n "$hz" ] || sw_die "no CONFIG_HZ in $config"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+sw_record_stage "$work/stage"
+sw_record_guest > "$work/guest.sh"
+disk=()
+[ "$workload" = disk ] || [ "$workload" = mix ] && disk=(--disk 256)
+
+sw_log "record: $workload for ${seconds}s (then ${idle}s idle) on the $kernel kernel, HZ=$hz"
+"$SW_ROOT/scripts/vm.sh" --kernel "$kernel" "${disk[@]}" --timeout $((seconds + 900)) \
+	--file "$work/stage/opt:/opt" --file "$work/stage/lib:/lib" \
+	--file "$work/stage/lib64:/lib64" \
+	--file "$SW_ROOT/selftests/shadow_wheel/real_traffic.sh" \
+	"$work/guest.sh" > "$work/console"
+rc=$?
+grep -a -E '^(record|real_traffic):' "$work/console"
+if [ $rc -ne 0 ]; then
+	tail -n 40 "$work/console" >&2
+	sw_die "record: the guest failed (exit status $rc)"
+fi
+sed -n '/^SW_TRACE_BEGIN$/,/^SW_TRACE_END$/p' "$work/console" | grep -v '^SW_TRACE_' |
+	base64 -d > "$work/trace.dat" || sw_die "record: the trace did not come back whole"
+sw_record_check "$work/trace.dat" || sw_die "record: the trace fails its check"
+mv "$work/trace.dat" "$out" || sw_die "cannot write $out"
+sw_log "record: $out"

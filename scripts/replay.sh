@@ -1,0 +1,183 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Recorded kernel timer traffic replayed in user space (tools/sw-replay,
+# docs/replay.rst):
+#
+#   scripts/replay.sh [sw-replay options] TRACE...   the report of each trace
+#   scripts/replay.sh --check [TRACE...]             the test of make check
+#   scripts/replay.sh --fuzz [--runs N] [TRACE]      the reader under ASan,
+#                                                    fed broken copies
+#
+# TRACE is a trace.dat, or one compressed with xz, gzip or zstd
+# (.dat.xz/.gz/.zst); --check and --fuzz take the shipped traces under
+# traces/ by default. --check replays each one with sw-replay --check and
+# ends with "replay: P passed, F failed"; no trace at all is a failure.
+# --fuzz (default 500 runs) truncates the trace at random lengths and flips
+# random bytes of it, and runs each copy through sw-replay built with
+# AddressSanitizer and UBSan: every run must end with the report or a
+# clear error (exit 0 or 2), never a sanitizer report, a signal or a hang.
+set -u
+. "$(dirname "$0")/sw-lib.sh"
+
+SW_REPLAY_DIR=$SW_ROOT/tools/sw-replay
+
+sw_need_packages build-essential pkg-config libtracecmd-dev libtraceevent-dev \
+	libtracefs-dev xz-utils zstd gzip
+
+work=$(mktemp -d) || exit 1
+trap 'rm -rf "$work"' EXIT
+
+# The trace $1 as a plain trace.dat: itself, or unpacked into $work
+sw_replay_plain()
+{
+	local f=$1 out
+
+	out=$work/$(basename "$f").plain
+	case "$f" in
+	*.xz)	xz -dc "$f" >"$out" ;;
+	*.gz)	gzip -dc "$f" >"$out" ;;
+	*.zst)	zstd -qdc "$f" >"$out" ;;
+	*)	echo "$f"; return 0 ;;
+	esac || { sw_log "replay: cannot unpack $f"; return 1; }
+	echo "$out"
+}
+
+# The shipped traces
+sw_replay_traces()
+{
+	ls "$SW_ROOT"/traces/*.dat "$SW_ROOT"/traces/*.dat.xz "$SW_ROOT"/traces/*.dat.gz \
+		"$SW_ROOT"/traces/*.dat.zst 2>/dev/null
+}
+
+sw_replay_check()
+{
+	local passed=0 failed=0 f plain line p fl
+	local traces=("$@")
+
+	[ ${#traces[@]} -gt 0 ] || mapfile -t traces < <(sw_replay_traces)
+	if [ ${#traces[@]} -eq 0 ]; then
+		sw_log "replay: no trace under traces/"
+		echo "replay: 0 passed, 1 failed"
+		return 1
+	fi
+	for f in "${traces[@]}"; do
+		if ! plain=$(sw_replay_plain "$f"); then
+			failed=$((failed + 1))
+			continue
+		fi
+		"$SW_REPLAY_DIR/sw-replay" --check "$plain" | tee "$work/out"
+		line=$(grep -E "^replay: .*: [0-9]+ passed, [0-9]+ failed$" "$work/out" | tail -n 1)
+		if [ -z "$line" ]; then
+			sw_log "replay: $f: no result"
+			failed=$((failed + 1))
+			continue
+		fi
+		read -r p fl < <(echo "$line" | awk '{print $(NF-3), $(NF-1)}')
+		passed=$((passed + p))
+		failed=$((failed + fl))
+	done
+	echo "replay: $passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+}
+
+# Whether a sanitizer report in $work/san shows a fault of ours: one whose
+# first frame outside the sanitizer is not in the trace libraries or libc.
+# A fault in the libraries can only happen in the reading child (the
+# parent calls none of them): it dies, and the tool says the file is
+# corrupt; a fault of the tool itself, parent or child, is ours.
+sw_replay_fault_of_ours()
+{
+	local f frame
+
+	for f in "$work"/san/*; do
+		[ -e "$f" ] || continue
+		frame=$(grep -E '^ +#[0-9]+ ' "$f" | grep -v -E 'libsanitizer|libasan|libubsan' |
+			head -n 1)
+		if ! echo "$frame" |
+		     grep -q -E 'libtracecmd|libtraceevent|libtracefs|libc\.so|libzstd|libz\.so'; then
+			cat "$f" >&2
+			return 0
+		fi
+	done
+	return 1
+}
+
+sw_replay_fuzz()
+{
+	local runs=500 f plain size i cut rc bad=0 errs=0 reports=0 contained=0
+
+	if [ "${1:-}" = --runs ]; then
+		runs=$2
+		shift 2
+	fi
+	f=${1:-$(sw_replay_traces | head -n 1)}
+	[ -n "$f" ] || sw_die "replay: no trace to fuzz"
+	make -C "$SW_REPLAY_DIR" sw-replay-asan >/dev/null || sw_die "replay: build FAILED"
+	plain=$(sw_replay_plain "$f") || exit 1
+	size=$(stat -c %s "$plain")
+	mkdir -p "$work/san"
+	for ((i = 0; i < runs; i++)); do
+		cp "$plain" "$work/fuzz.dat"
+		# Even runs truncate, odd ones flip 1 to 16 bytes; some do both
+		if ((i % 2 == 0 || i % 7 == 0)); then
+			cut=$(((RANDOM * 32768 + RANDOM) % size))
+			truncate -s "$cut" "$work/fuzz.dat"
+		fi
+		if ((i % 2 == 1)); then
+			python3 - "$work/fuzz.dat" "$i" <<'PYEND'
+import random, sys
+path, seed = sys.argv[1], int(sys.argv[2])
+rnd = random.Random(seed)
+data = bytearray(open(path, 'rb').read())
+for _ in range(rnd.randint(1, 16)):
+    if data:
+        data[rnd.randrange(len(data))] = rnd.randrange(256)
+open(path, 'wb').write(data)
+PYEND
+		fi
+		rm -f "$work"/san/*
+		ASAN_OPTIONS=detect_leaks=0:exitcode=99:log_path=$work/san/asan \
+			UBSAN_OPTIONS=print_stacktrace=1:log_path=$work/san/ubsan \
+			timeout 60 "$SW_REPLAY_DIR/sw-replay-asan" "$work/fuzz.dat" \
+			>/dev/null 2>"$work/err"
+		rc=$?
+		[ "$rc" -eq 2 ] && errs=$((errs + 1))
+		[ "$rc" -eq 0 ] && reports=$((reports + 1))
+		ls "$work"/san/* >/dev/null 2>&1 && contained=$((contained + 1))
+		# A clear error is a line of the tool's own
+		if { [ "$rc" -ne 0 ] && [ "$rc" -ne 2 ]; } || sw_replay_fault_of_ours ||
+		   { [ "$rc" -eq 2 ] && ! grep -q '^sw-replay: ' "$work/err"; }; then
+			bad=$((bad + 1))
+			cp "$work/fuzz.dat" "$SW_ROOT/replay-fuzz-$i.dat"
+			sw_log "replay: fuzz run $i: exit $rc, kept as replay-fuzz-$i.dat"
+			head -n 5 "$work/err" >&2
+		fi
+	done
+	echo "replay fuzz: $runs runs of $(basename "$f"): $reports reports, $errs clear errors ($contained with the reader's fault contained), $bad faults of ours"
+	[ "$bad" -eq 0 ]
+}
+
+make -C "$SW_REPLAY_DIR" sw-replay >/dev/null || sw_die "replay: building tools/sw-replay FAILED"
+case "${1:-}" in
+--check)
+	shift
+	sw_replay_check "$@"
+	;;
+--fuzz)
+	shift
+	sw_replay_fuzz "$@"
+	;;
+"")
+	sw_die "usage: $0 [--check|--fuzz [--runs N]] [sw-replay options] TRACE..."
+	;;
+*)
+	args=()
+	while [ $# -gt 1 ]; do
+		args+=("$1")
+		shift
+	done
+	plain=$(sw_replay_plain "$1") || exit 1
+	"$SW_REPLAY_DIR/sw-replay" "${args[@]}" "$plain"
+	;;
+esac

@@ -1,0 +1,618 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sw-replay: the kernel's timer events recorded by trace-cmd, replayed in
+ * user space through the mirror's core (core/sw_mirror.c, unchanged): seed,
+ * mainline and classic wheels at the trace's HZ and at 100, 250 and 1000,
+ * with the differential against the kernel's recorded placement and expiry
+ * tick, and the same report as the module's mirror/ files
+ * (core/sw_mirror_report.c). docs/replay.rst tells how to use it.
+ *
+ *   sw-replay [--hz HZ] [--check] [--only stats|lateness|diff|top] TRACE.dat
+ *   sw-replay [--hz HZ] --time [ROUNDS] TRACE.dat
+ *
+ * HZ is inferred from the trace (jiffies against timestamps) unless given.
+ * timer_cancel carries no jiffies: a cancel takes those of the next event
+ * in the trace that carries them (any CPU), or of the last one before it
+ * at the end of the trace. --check tests the replay (docs/replay.rst) and
+ * prints "replay: TRACE: P passed, F failed". --time times the replay into
+ * each wheel and the heap alone (sw_replay_time.c), best of ROUNDS (10).
+ *
+ * Exit status: 0, 1 if a check failed, 2 for bad usage or input.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/kernel.h>
+
+#include "../../core/sw_mirror.h"
+#include "../../core/sw_mirror_report.h"
+#include "../../core/sw_mirror_top.h"
+#include "sw_replay_evidence.h"
+#include "sw_replay_time.h"
+#include "sw_replay_trace.h"
+
+/* The HZ a kernel can have, and how close the inferred rate must come */
+static const unsigned int sw_hz_choices[] = { 100, 250, 300, 1000 };
+#define SW_HZ_TOLERANCE_PCT	5
+/* The least a trace must span to infer its HZ */
+#define SW_HZ_MIN_NS		200000000ULL
+#define SW_HZ_MIN_JIFFIES	20
+
+static const char *prog = "sw-replay";
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+
+	if (!p)
+		die("out of memory (%zu x %zu bytes)", n, size);
+	return p;
+}
+
+/*
+ * The trace's HZ: jiffies over seconds between the first and the last event
+ * carrying jiffies, to the nearest HZ a kernel can have. Returns 0 (and says
+ * why in @why) if the trace is too short or the rate is no HZ.
+ */
+static unsigned int sw_infer_hz(const struct sw_replay_trace *t, char *why, size_t len)
+{
+	const struct sw_replay_ev *first = NULL, *last = NULL;
+	double rate, best_err = 1e9;
+	unsigned int best = 0;
+	u64 dj, dt;
+	size_t i;
+
+	for (i = 0; i < t->nr; i++) {
+		if (!(t->evs[i].have & SW_RE_NOW))
+			continue;
+		if (!first)
+			first = &t->evs[i];
+		last = &t->evs[i];
+	}
+	if (!first || last->ts <= first->ts || (long)(last->now - first->now) <= 0) {
+		snprintf(why, len, "no two events with jiffies apart in time");
+		return 0;
+	}
+	dj = last->now - first->now;
+	dt = last->ts - first->ts;
+	rate = dj * 1e9 / dt;
+	snprintf(why, len, "%llu jiffies in %.3f s: %.1f per second",
+		 (unsigned long long)dj, dt / 1e9, rate);
+	if (dt < SW_HZ_MIN_NS || dj < SW_HZ_MIN_JIFFIES)
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(sw_hz_choices); i++) {
+		double err = rate / sw_hz_choices[i] - 1;
+
+		err = err < 0 ? -err : err;
+		if (err < best_err) {
+			best_err = err;
+			best = sw_hz_choices[i];
+		}
+	}
+	return best_err * 100 <= SW_HZ_TOLERANCE_PCT ? best : 0;
+}
+
+/* Timers by address: the index of each distinct one, for per-timer state */
+struct sw_timers {
+	u64	*addr;
+	size_t		nr;
+};
+
+static int sw_u64_cmp(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void sw_timers_build(struct sw_timers *tm, const struct sw_replay_trace *t)
+{
+	size_t i, n = 0;
+
+	tm->addr = xcalloc(t->nr, sizeof(*tm->addr));
+	for (i = 0; i < t->nr; i++)
+		tm->addr[i] = t->evs[i].timer;
+	qsort(tm->addr, t->nr, sizeof(*tm->addr), sw_u64_cmp);
+	for (i = 0; i < t->nr; i++) {
+		if (!n || tm->addr[n - 1] != tm->addr[i])
+			tm->addr[n++] = tm->addr[i];
+	}
+	tm->nr = n;
+}
+
+static size_t sw_timers_index(const struct sw_timers *tm, u64 addr)
+{
+	const u64 *p = bsearch(&addr, tm->addr, tm->nr, sizeof(*p), sw_u64_cmp);
+
+	return p - tm->addr;
+}
+
+/*
+ * The wheels' contract, checked at every expiry: a timer runs no earlier
+ * than its expiry (unless the wheel clamped it: mainline's last level) and
+ * no later than its level's granularity after it, or after the wheel's
+ * clock if the expiry had passed when it was placed (overdue).
+ */
+struct sw_place_state {
+	long		overdue;
+	u8		lvl;
+	bool		clamped;
+	bool		parked;
+};
+
+struct sw_contract {
+	unsigned long	checked;
+	unsigned long	early;
+	unsigned long	late;
+	unsigned long	clamped_early;
+	long		worst_excess;
+};
+
+/* The replay's state */
+struct sw_replay {
+	struct sw_replay_trace	t;
+	struct sw_timers	timers;
+	struct sw_mirror	*m;
+	struct sw_mirror_rec	*recs;
+	struct sw_mirror_rec	**slots;
+	struct sw_mirror_top	*top;
+	u64		*fn_of;		/* per timer, its function as last seen */
+	struct sw_place_state	*place;		/* per timer and wheel */
+	unsigned int		*base_of;	/* per timer, its base (evidence), +1 */
+	struct sw_evidence	evidence;
+	struct sw_evidence_untracked *untracked; /* see sw_evidence_history() */
+	size_t			nr_untracked;
+	struct sw_contract	contract[SW_MIRROR_MAX_WHEELS];
+	unsigned int		hz;
+	bool			hz_given;
+	bool			v612;
+	unsigned long		first_now;
+	unsigned long		last_now;
+};
+
+static void sw_contract_expired(struct sw_replay *rp, size_t ti,
+				const struct sw_mirror_outcome *out)
+{
+	unsigned int w;
+
+	for (w = 0; w < rp->m->nr_wheels; w++) {
+		const struct sw_place_state *ps = &rp->place[ti * rp->m->nr_wheels + w];
+		const struct sw_geometry *geo = &rp->m->wheels[w].base.geo;
+		struct sw_contract *c = &rp->contract[w];
+		long lat = out->lateness[w], most;
+		unsigned int lvl = ps->parked ? geo->depth - 1 : ps->lvl;
+
+		most = (long)sw_lvl_expiry_gran(geo, lvl) + ps->overdue;
+		c->checked++;
+		if (lat < 0 && ps->clamped)
+			c->clamped_early++;
+		else if (lat < 0)
+			c->early++;
+		else if (lat > most)
+			c->late++;
+		if (lat > most && lat - most > c->worst_excess)
+			c->worst_excess = lat - most;
+	}
+}
+
+static void sw_contract_placed(struct sw_replay *rp, size_t ti, u64 expires,
+			       const unsigned long *clamped_before,
+			       const unsigned long *parked_before)
+{
+	unsigned int w;
+
+	for (w = 0; w < rp->m->nr_wheels; w++) {
+		struct sw_place_state *ps = &rp->place[ti * rp->m->nr_wheels + w];
+		struct sw_mirror_wheel *wh = &rp->m->wheels[w];
+		unsigned long v = sw_hz_expiry_at(&wh->hz, expires, rp->m->now);
+		long overdue = (long)(wh->base.clk - v);
+
+		ps->overdue = overdue > 0 ? overdue : 0;
+		ps->clamped = wh->clamped != clamped_before[w];
+		ps->parked = wh->parked != parked_before[w];
+	}
+}
+
+/*
+ * What the trace shows for the differential's explanation of a start
+ * (@before: the placement counts before it), then what it tells of the
+ * kernel's base: a start queues a timer there, an expire_entry says the
+ * base ran that tick
+ */
+static void sw_replay_evidence(struct sw_replay *rp, size_t ti, const struct sw_replay_ev *re,
+			       const unsigned long *before)
+{
+	const unsigned long *after = rp->m->diff.count[SW_DIFF_PLACEMENT];
+	struct sw_diff_kernel k = {
+		.idx = sw_ktimer_idx(re->flags),
+		.has_idx = re->have & SW_RE_FLAGS,
+		.bucket_expiry = re->kclk,
+		.has_bucket = re->have & SW_RE_BUCKET,
+	};
+	unsigned long tick;
+	unsigned int base, r;
+
+	if (re->type == SW_RE_EXPIRE && rp->base_of[ti])
+		sw_evidence_ran(&rp->evidence, rp->base_of[ti] - 1, re->kclk);
+	if (re->type != SW_RE_START)
+		return;
+	base = sw_evidence_base_of(&rp->evidence, re->flags, rp->v612);
+	for (r = 0; r < SW_DIFF_NR_REASONS; r++) {
+		if (after[r] != before[r] &&
+		    !sw_evidence_placed(&rp->evidence, base, r, re->expires, re->now, &k)) {
+			struct sw_evidence *e = &rp->evidence;
+
+			/* At most one a start: room for all of them */
+			e->unshown[e->nr_unshown++] = (struct sw_evidence_unshown){
+				.cpu = re->cpu,
+				.seq = re - rp->t.evs,
+				.expires = re->expires,
+				.now = re->now,
+				.k = k,
+			};
+		}
+	}
+	if (sw_diff_kernel_tick(rp->evidence.geo, &k, re->expires, re->now, &tick))
+		sw_evidence_queued(&rp->evidence, base, tick);
+	rp->base_of[ti] = base + 1;
+}
+
+/* The jiffies of each event: its own, or for a cancel the next event's */
+static void sw_derive_now(struct sw_replay *rp)
+{
+	struct sw_replay_trace *t = &rp->t;
+	u64 next = 0, last = 0;
+	bool have_next = false;
+	size_t i;
+
+	for (i = 0; i < t->nr; i++) {
+		if (t->evs[i].have & SW_RE_NOW) {
+			last = t->evs[i].now;
+			if (!rp->first_now)
+				rp->first_now = last;
+		}
+	}
+	rp->last_now = last;
+	for (i = t->nr; i-- > 0;) {
+		struct sw_replay_ev *ev = &t->evs[i];
+
+		if (ev->have & SW_RE_NOW) {
+			next = ev->now;
+			have_next = true;
+		} else {
+			ev->now = have_next ? next : last;
+		}
+	}
+}
+
+static void sw_replay_setup(struct sw_replay *rp)
+{
+	unsigned int nr_cpus = 0;
+	size_t i;
+
+	for (i = 0; i < rp->t.nr; i++) {
+		if (rp->t.evs[i].cpu + 1U > nr_cpus)
+			nr_cpus = rp->t.evs[i].cpu + 1U;
+	}
+	sw_timers_build(&rp->timers, &rp->t);
+	rp->m = xcalloc(1, sizeof(*rp->m));
+	rp->slots = xcalloc(nr_cpus, sizeof(*rp->slots));
+	rp->recs = xcalloc(rp->timers.nr, sizeof(*rp->recs));
+	rp->top = xcalloc(1, sizeof(*rp->top));
+	rp->fn_of = xcalloc(rp->timers.nr, sizeof(*rp->fn_of));
+	if (sw_mirror_init(rp->m, rp->hz, rp->first_now, rp->slots, nr_cpus))
+		die("no wheel geometry at HZ %u", rp->hz);
+	/* Every timer has a record, and no wheel is ever left behind */
+	sw_mirror_add_records(rp->m, rp->recs, rp->timers.nr);
+	rp->m->budget = UINT_MAX;
+	rp->place = xcalloc(rp->timers.nr * rp->m->nr_wheels, sizeof(*rp->place));
+	rp->base_of = xcalloc(rp->timers.nr, sizeof(*rp->base_of));
+	rp->evidence.geo = &rp->m->wheels[rp->m->kernel_wheel].base.geo;
+	rp->evidence.nr_cpus = nr_cpus;
+	rp->evidence.bases = xcalloc(nr_cpus * SW_EVIDENCE_KINDS, sizeof(*rp->evidence.bases));
+	rp->evidence.unshown = xcalloc(rp->t.nr, sizeof(*rp->evidence.unshown));
+	rp->untracked = xcalloc(rp->t.nr, sizeof(*rp->untracked));
+	for (i = 0; i < rp->t.nr; i++)
+		rp->v612 |= rp->t.evs[i].have & SW_RE_BUCKET;
+	sw_mirror_top_init(rp->top);
+}
+
+static void sw_replay_run(struct sw_replay *rp)
+{
+	unsigned long clamped[SW_MIRROR_MAX_WHEELS], parked[SW_MIRROR_MAX_WHEELS];
+	unsigned long placements[SW_DIFF_NR_REASONS];
+	struct sw_mirror *m = rp->m;
+	size_t i;
+
+	for (i = 0; i < rp->t.nr; i++) {
+		const struct sw_replay_ev *re = &rp->t.evs[i];
+		size_t ti = sw_timers_index(&rp->timers, re->timer);
+		static const enum sw_mirror_ev_type types[] = {
+			[SW_RE_START] = SW_EV_START,
+			[SW_RE_CANCEL] = SW_EV_CANCEL,
+			[SW_RE_EXPIRE] = SW_EV_EXPIRE,
+		};
+		struct sw_mirror_event ev = {
+			.type = types[re->type],
+			.timer = (const void *)(uintptr_t)re->timer,
+			.cpu = re->cpu,
+			.now = re->now,
+			.expires = re->expires,
+			.kclk = re->kclk,
+			.tflags = re->flags,
+			.have = (re->have & SW_RE_FLAGS ? SW_EVF_IDX : 0) |
+				(re->have & SW_RE_BUCKET ? SW_EVF_BUCKET : 0),
+		};
+		struct sw_mirror_outcome out;
+		enum sw_mirror_class class;
+		unsigned int w;
+
+		if (re->type != SW_RE_CANCEL)
+			rp->fn_of[ti] = re->fn;
+		for (w = 0; w < m->nr_wheels; w++) {
+			clamped[w] = m->wheels[w].clamped;
+			parked[w] = m->wheels[w].parked;
+		}
+		memcpy(placements, m->diff.count[SW_DIFF_PLACEMENT], sizeof(placements));
+		class = sw_mirror_event_outcome(m, &ev, &out);
+		sw_replay_evidence(rp, ti, re, placements);
+		if (class == SW_MC_UNTRACKED && re->type == SW_RE_EXPIRE)
+			rp->untracked[rp->nr_untracked++] = (struct sw_evidence_untracked){
+				.cpu = re->cpu,
+				.seq = i,
+				.baseclk = re->kclk,
+			};
+		/* A restart counts the old lifetime's expiry, then places the new one */
+		if (out.expired)
+			sw_contract_expired(rp, ti, &out);
+		if (out.placed) {
+			sw_contract_placed(rp, ti, re->expires, clamped, parked);
+			for (w = 0; w < m->nr_wheels; w++)
+				rp->place[ti * m->nr_wheels + w].lvl = out.lvl[w];
+		}
+		sw_mirror_top_account(rp->top, (const void *)(uintptr_t)rp->fn_of[ti], class,
+				      &out, m->nr_wheels);
+	}
+	sw_mirror_advance(m, rp->last_now);
+	sw_evidence_history(&rp->evidence, rp->untracked, rp->nr_untracked);
+}
+
+/* The report's sink: stdout, functions by the trace's names */
+static __printf(2, 0) void sw_stdio_vprintf(struct sw_print *p, const char *fmt, va_list args)
+{
+	vfprintf(stdout, fmt, args);
+}
+
+static void sw_stdio_fn(struct sw_print *p, const void *fn)
+{
+	const struct sw_replay *rp = p->ctx;
+	const char *name = sw_replay_trace_fn_name(&rp->t, (uintptr_t)fn);
+
+	if (name)
+		printf("%s", name);
+	else
+		printf("0x%llx", (unsigned long long)(uintptr_t)fn);
+}
+
+enum { SW_SHOW_STATS = 1, SW_SHOW_LATENESS = 2, SW_SHOW_DIFF = 4, SW_SHOW_TOP = 8 };
+
+static void sw_replay_report(struct sw_replay *rp, struct sw_mirror_report *rep,
+			     unsigned int show)
+{
+	struct sw_print p = { .vprintf = sw_stdio_vprintf, .fn = sw_stdio_fn, .ctx = rp };
+	unsigned int w;
+
+	if (show & SW_SHOW_STATS) {
+		printf("# stats\nrunning 0\nrecords %zu\nelapsed_ms %llu\nhz %u\nwheels %u\n",
+		       rp->timers.nr,
+		       (unsigned long long)(rp->last_now - rp->first_now) * 1000 / rp->hz,
+		       rp->hz, rep->nr_wheels);
+		sw_mirror_report_stats(&p, rep);
+		for (w = 0; w < rep->nr_wheels; w++) {
+			const struct sw_contract *c = &rp->contract[w];
+			char name[24];
+
+			sw_mirror_report_wheel_name(name, sizeof(name), &rep->fig[w]);
+			printf("contract %s checked %lu early %lu late %lu", name,
+			       c->checked, c->early, c->late);
+			printf(" clamped_early %lu worst_excess %ld\n", c->clamped_early,
+			       c->worst_excess);
+		}
+	}
+	if (show & SW_SHOW_LATENESS) {
+		printf("# lateness\n");
+		sw_mirror_report_lateness(&p, rep);
+	}
+	if (show & SW_SHOW_DIFF) {
+		printf("# diff\n");
+		sw_mirror_report_diff(&p, rep);
+	}
+	if (show & SW_SHOW_TOP) {
+		printf("# top\n");
+		sw_mirror_report_top(&p, rep, rp->top);
+	}
+}
+
+/* --check: one line per check, and the totals */
+struct sw_checks {
+	const char	*trace;
+	unsigned int	passed;
+	unsigned int	failed;
+};
+
+static __printf(3, 4) void sw_check(struct sw_checks *c, bool ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("replay: %s: %s ", c->trace, ok ? "ok" : "FAILED");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	if (ok)
+		c->passed++;
+	else
+		c->failed++;
+}
+
+static void sw_replay_check(struct sw_replay *rp, const struct sw_mirror_report *rep,
+			    struct sw_checks *c)
+{
+	const unsigned long (*n)[SW_DIFF_NR_REASONS] = rep->diff.count;
+	unsigned long placed = 0, expired = 0;
+	unsigned int r, w;
+
+	for (r = 0; r < SW_DIFF_NR_REASONS; r++) {
+		placed += n[SW_DIFF_PLACEMENT][r];
+		expired += n[SW_DIFF_EXPIRY][r];
+	}
+	sw_check(c, !rp->t.missed, "no event lost in recording (%lld)", rp->t.missed);
+	sw_check(c, placed && expired, "placements compared %lu, expiries compared %lu",
+		 placed, expired);
+	sw_check(c, rep->consistent, "the mirror's books balance");
+	sw_check(c, !rep->m_events[SW_MC_ANOMALY] && !rep->m_events[SW_MC_DROPPED],
+		 "no anomalous sequence (%lu) or dropped timer (%lu)",
+		 rep->m_events[SW_MC_ANOMALY], rep->m_events[SW_MC_DROPPED]);
+	sw_check(c, !n[SW_DIFF_PLACEMENT][SW_DIFF_MIRROR_BEHIND],
+		 "mainline.%u never placed from behind (%lu)", rp->hz,
+		 n[SW_DIFF_PLACEMENT][SW_DIFF_MIRROR_BEHIND]);
+	sw_check(c, !n[SW_DIFF_PLACEMENT][SW_DIFF_UNEXPLAINED],
+		 "mainline.%u placements: match %lu clk_at_jiffies %lu clk_ahead %lu clk_behind %lu unexplained %lu",
+		 rp->hz, n[SW_DIFF_PLACEMENT][SW_DIFF_MATCH],
+		 n[SW_DIFF_PLACEMENT][SW_DIFF_CLK_AT_JIFFIES],
+		 n[SW_DIFF_PLACEMENT][SW_DIFF_CLK_AHEAD], n[SW_DIFF_PLACEMENT][SW_DIFF_CLK_BEHIND],
+		 n[SW_DIFF_PLACEMENT][SW_DIFF_UNEXPLAINED]);
+	sw_check(c, rp->evidence.behind == rp->evidence.behind_shown + rp->evidence.behind_history,
+		 "mainline.%u clk_behind %lu: shown by a due tick of the base %lu, by a timer from before the trace %lu",
+		 rp->hz, rp->evidence.behind, rp->evidence.behind_shown,
+		 rp->evidence.behind_history);
+	sw_check(c, rp->evidence.ahead == rp->evidence.ahead_shown,
+		 "mainline.%u clk_ahead %lu, shown by the base's run of that tick %lu", rp->hz,
+		 rp->evidence.ahead, rp->evidence.ahead_shown);
+	sw_check(c, !n[SW_DIFF_EXPIRY][SW_DIFF_UNEXPLAINED],
+		 "mainline.%u expiry ticks: match %lu placed_apart %lu unexplained %lu",
+		 rp->hz, n[SW_DIFF_EXPIRY][SW_DIFF_MATCH], n[SW_DIFF_EXPIRY][SW_DIFF_PLACED_APART],
+		 n[SW_DIFF_EXPIRY][SW_DIFF_UNEXPLAINED]);
+	for (w = 0; w < rep->nr_wheels; w++) {
+		const struct sw_contract *k = &rp->contract[w];
+		char name[24];
+
+		sw_mirror_report_wheel_name(name, sizeof(name), &rep->fig[w]);
+		sw_check(c, k->checked && !k->early && !k->late,
+			 "%s contract: %lu expiries, early %lu, late beyond the granularity %lu (clamped early %lu)",
+			 name, k->checked, k->early, k->late, k->clamped_early);
+	}
+	printf("replay: %s: %u passed, %u failed\n", c->trace, c->passed, c->failed);
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "%s: %s [--hz HZ] [--check | --time [ROUNDS] | --only %s] TRACE.dat\n",
+		"usage", prog, "stats|lateness|diff|top");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	struct sw_replay rp = {};
+	struct sw_mirror_report *rep;
+	unsigned int show = ~0U, i;
+	const char *path = NULL;
+	unsigned int time_rounds = 0;
+	bool check = false;
+	char err[512], why[128];
+	int a;
+
+	for (a = 1; a < argc; a++) {
+		if (!strcmp(argv[a], "--hz") && a + 1 < argc) {
+			char *end;
+
+			rp.hz = strtoul(argv[++a], &end, 10);
+			if (*end || !rp.hz)
+				die("--hz %s: not a HZ", argv[a]);
+			rp.hz_given = true;
+		} else if (!strcmp(argv[a], "--check")) {
+			check = true;
+		} else if (!strcmp(argv[a], "--time")) {
+			char *end;
+
+			time_rounds = 10;
+			if (a + 2 < argc) {
+				time_rounds = strtoul(argv[++a], &end, 10);
+				if (*end || !time_rounds || time_rounds > 10000)
+					die("--time %s: not in 1..10000", argv[a]);
+			}
+		} else if (!strcmp(argv[a], "--only") && a + 1 < argc) {
+			static const char * const names[] = { "stats", "lateness", "diff", "top" };
+
+			a++;
+			for (i = 0; i < 4 && strcmp(argv[a], names[i]); i++)
+				;
+			if (i == 4)
+				usage();
+			show = 1U << i;
+		} else if (argv[a][0] == '-' || path) {
+			usage();
+		} else {
+			path = argv[a];
+		}
+	}
+	if (!path)
+		usage();
+	if (sw_replay_trace_read(path, &rp.t, err, sizeof(err)))
+		die("%s: %s", path, err);
+	if (!rp.t.nr)
+		die("%s: no timer events in the trace (%llu other events)", path,
+		    (unsigned long long)rp.t.other);
+	if (!rp.hz_given) {
+		rp.hz = sw_infer_hz(&rp.t, why, sizeof(why));
+		if (!rp.hz)
+			die("%s: cannot infer the kernel's HZ (%s); give it with --hz", path, why);
+	} else {
+		snprintf(why, sizeof(why), "given");
+	}
+	sw_derive_now(&rp);
+	sw_replay_setup(&rp);
+	printf("replay trace %s events %zu timers %zu cpus %u other_events %llu missed %lld\n",
+	       path, rp.t.nr, rp.timers.nr, rp.t.nr_cpus, (unsigned long long)rp.t.other,
+	       rp.t.missed);
+	printf("replay hz %u (%s)\n", rp.hz, why);
+	if (time_rounds) {
+		size_t *timer_of = xcalloc(rp.t.nr, sizeof(*timer_of));
+		size_t j;
+
+		for (j = 0; j < rp.t.nr; j++)
+			timer_of[j] = sw_timers_index(&rp.timers, rp.t.evs[j].timer);
+		sw_replay_time(&rp.t, timer_of, rp.timers.nr, rp.hz, time_rounds);
+		return 0;
+	}
+	sw_replay_run(&rp);
+
+	rep = xcalloc(1, sizeof(*rep));
+	sw_mirror_report_take(rep, rp.m);
+	rep->elapsed = rp.last_now - rp.first_now;
+	rep->caught_up = true;
+	if (check) {
+		struct sw_checks c = { .trace = path };
+
+		sw_replay_check(&rp, rep, &c);
+		return c.failed ? 1 : 0;
+	}
+	sw_replay_report(&rp, rep, show);
+	return 0;
+}

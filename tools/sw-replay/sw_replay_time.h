@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sw-replay: the replay timed, each wheel and the heap alone
+ * (sw_replay_time.c)
+ */
+#ifndef _SW_REPLAY_TIME_H
+#define _SW_REPLAY_TIME_H
+
+#include "sw_replay_trace.h"
+
+void sw_replay_time(const struct sw_replay_trace *t, const size_t *timer_of, size_t nr_timers,
+		    unsigned int khz, unsigned int rounds);
+
+#endif /* _SW_REPLAY_TIME_H */

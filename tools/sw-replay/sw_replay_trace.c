@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sw-replay: reading the kernel's timer events from a trace.dat written by
+ * trace-cmd (file versions 6 and 7), with libtracecmd and libtraceevent.
+ * Fields are read by name from the formats the file carries, so 6.1's
+ * timer_start (timer, function, expires, now, flags) and that of 6.8 on
+ * (the same and bucket_expiry) both work; timer_cancel has the timer alone,
+ * timer_expire_entry the timer, now, function and baseclk.
+ *
+ * The libraries parse a file they trust. To turn a corrupt file into an
+ * error rather than a crash of the tool, the reading runs in a child
+ * process that sends what it read through a pipe: the events, the names
+ * of the timer functions, then a summary; the parent takes a child that
+ * dies, or sends less than it said, as a corrupt file.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <trace-cmd.h>
+
+#include "sw_replay_trace.h"
+
+/* What the child sends, each message a tag and its body */
+enum { SW_MSG_EV = 'E', SW_MSG_NAME = 'N', SW_MSG_END = 'Z', SW_MSG_ERR = 'X' };
+
+struct sw_msg_end {
+	u64	nr;
+	u64	other;
+	s64		missed;
+	u32	nr_cpus;
+};
+
+/* The names sent already, so that each goes once */
+#define SW_MAX_NAMES	4096
+
+struct sw_reader {
+	FILE			*out;
+	struct tep_handle	*tep;
+	int			id[3];
+	struct tep_format_field	*timer[3], *fn[3], *now[3];
+	struct tep_format_field	*expires, *flags, *bucket, *baseclk;
+	u64		nr, other;
+	long long		missed;
+	u64		named[SW_MAX_NAMES];
+	size_t			nr_named;
+};
+
+static const char * const sw_event_names[3] = {
+	[SW_RE_START]	= "timer_start",
+	[SW_RE_CANCEL]	= "timer_cancel",
+	[SW_RE_EXPIRE]	= "timer_expire_entry",
+};
+
+static void sw_child_fail(FILE *out, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fputc(SW_MSG_ERR, out);
+	fwrite(msg, 1, strlen(msg) + 1, out);
+	fflush(out);
+	_exit(1);
+}
+
+static u64 sw_field(struct sw_reader *r, struct tep_format_field *f, struct tep_record *rec)
+{
+	unsigned long long v = 0;
+
+	if (f && tep_read_number_field(f, rec->data, &v))
+		sw_child_fail(r->out, "a record too short for its field %s", f->name);
+	return v;
+}
+
+static void sw_send_name(struct sw_reader *r, u64 fn)
+{
+	struct sw_replay_name n = { .fn = fn };
+	const char *name;
+	size_t i;
+
+	for (i = 0; i < r->nr_named; i++) {
+		if (r->named[i] == fn)
+			return;
+	}
+	if (r->nr_named == SW_MAX_NAMES)
+		return;
+	r->named[r->nr_named++] = fn;
+	name = tep_find_function(r->tep, fn);
+	if (!name)
+		return;
+	snprintf(n.name, sizeof(n.name), "%s", name);
+	fputc(SW_MSG_NAME, r->out);
+	fwrite(&n, sizeof(n), 1, r->out);
+}
+
+static int sw_child_record(struct tracecmd_input *handle, struct tep_record *rec, int cpu,
+			   void *data)
+{
+	struct sw_reader *r = data;
+	struct sw_replay_ev ev = { .ts = rec->ts, .cpu = rec->cpu };
+	int type = tep_data_type(r->tep, rec), t;
+
+	if (rec->missed_events)
+		r->missed = rec->missed_events < 0 || r->missed < 0 ? -1 :
+			    r->missed + rec->missed_events;
+	for (t = 0; t < 3; t++) {
+		if (r->id[t] >= 0 && type == r->id[t])
+			break;
+	}
+	if (t == 3) {
+		r->other++;
+		return 0;
+	}
+	if (rec->size <= 0 || !rec->data)
+		sw_child_fail(r->out, "an empty %s record", sw_event_names[t]);
+	ev.type = t;
+	ev.timer = sw_field(r, r->timer[t], rec);
+	if (r->fn[t]) {
+		ev.fn = sw_field(r, r->fn[t], rec);
+		sw_send_name(r, ev.fn);
+	}
+	if (r->now[t]) {
+		ev.now = sw_field(r, r->now[t], rec);
+		ev.have |= SW_RE_NOW;
+	}
+	if (t == SW_RE_START) {
+		ev.expires = sw_field(r, r->expires, rec);
+		ev.flags = sw_field(r, r->flags, rec);
+		ev.have |= SW_RE_FLAGS;
+		if (r->bucket) {
+			ev.kclk = sw_field(r, r->bucket, rec);
+			ev.have |= SW_RE_BUCKET;
+		}
+	} else if (t == SW_RE_EXPIRE) {
+		ev.kclk = sw_field(r, r->baseclk, rec);
+	}
+	fputc(SW_MSG_EV, r->out);
+	fwrite(&ev, sizeof(ev), 1, r->out);
+	r->nr++;
+	return 0;
+}
+
+/* A field the event must have */
+static struct tep_format_field *sw_need_field(struct sw_reader *r, struct tep_event *e,
+					      const char *name)
+{
+	struct tep_format_field *f = tep_find_field(e, name);
+
+	if (!f)
+		sw_child_fail(r->out, "its %s event has no field %s", e->name, name);
+	if (f->size != 4 && f->size != 8)
+		sw_child_fail(r->out, "the field %s of %s is %d bytes", name, e->name, f->size);
+	return f;
+}
+
+static void sw_child(const char *path, int fd)
+{
+	struct sw_reader r = { .id = { -1, -1, -1 } };
+	struct tracecmd_input *handle;
+	struct sw_msg_end end = {};
+	struct rlimit lim = { 0, 0 };
+	int t, found = 0;
+
+	/* A crash here is reported by the parent; no core file */
+	setrlimit(RLIMIT_CORE, &lim);
+	r.out = fdopen(fd, "w");
+	if (!r.out)
+		_exit(1);
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!handle)
+		sw_child_fail(r.out,
+			      "not a trace.dat that trace-cmd can read (a truncated or corrupt file?)");
+	r.tep = tracecmd_get_tep(handle);
+	if (!r.tep)
+		sw_child_fail(r.out, "no event formats");
+	if (tep_get_long_size(r.tep) != sizeof(long))
+		sw_child_fail(r.out,
+			      "a trace of a kernel with %d-byte longs: only 64-bit kernels are replayed",
+			      tep_get_long_size(r.tep));
+	for (t = 0; t < 3; t++) {
+		struct tep_event *e = tep_find_event_by_name(r.tep, "timer", sw_event_names[t]);
+
+		if (!e)
+			continue;
+		found++;
+		r.id[t] = e->id;
+		r.timer[t] = sw_need_field(&r, e, "timer");
+		if (t != SW_RE_CANCEL) {
+			r.fn[t] = sw_need_field(&r, e, "function");
+			r.now[t] = sw_need_field(&r, e, "now");
+		}
+		if (t == SW_RE_START) {
+			r.expires = sw_need_field(&r, e, "expires");
+			r.flags = sw_need_field(&r, e, "flags");
+			r.bucket = tep_find_field(e, "bucket_expiry");
+		} else if (t == SW_RE_EXPIRE) {
+			r.baseclk = sw_need_field(&r, e, "baseclk");
+		}
+	}
+	if (found < 3)
+		sw_child_fail(r.out,
+			      "the trace lacks timer:timer_start, timer:timer_cancel or timer:timer_expire_entry (record them with -e timer:timer_start -e timer:timer_cancel -e timer:timer_expire_entry)");
+	if (tracecmd_iterate_events(handle, NULL, 0, sw_child_record, &r) < 0)
+		sw_child_fail(r.out,
+			      "its event data cannot be read (a truncated or corrupt file?)");
+	end.nr = r.nr;
+	end.other = r.other;
+	end.missed = r.missed;
+	end.nr_cpus = tep_get_cpus(r.tep);
+	fputc(SW_MSG_END, r.out);
+	fwrite(&end, sizeof(end), 1, r.out);
+	if (fflush(r.out))
+		_exit(1);
+	_exit(0);
+}
+
+static int sw_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* The parent's side: read the child's messages */
+static int sw_parent(FILE *in, struct sw_replay_trace *t, char *err, size_t errlen)
+{
+	size_t cap_ev = 0, cap_names = 0;
+	struct sw_msg_end end;
+	int tag;
+
+	while ((tag = fgetc(in)) != EOF) {
+		switch (tag) {
+		case SW_MSG_EV:
+			if (t->nr == cap_ev) {
+				void *p;
+
+				cap_ev = cap_ev ? 2 * cap_ev : 4096;
+				p = realloc(t->evs, cap_ev * sizeof(*t->evs));
+				if (!p)
+					return sw_fail(err, errlen, "out of memory");
+				t->evs = p;
+			}
+			if (fread(&t->evs[t->nr], sizeof(*t->evs), 1, in) != 1)
+				return sw_fail(err, errlen, "the reader stopped in an event");
+			t->nr++;
+			break;
+		case SW_MSG_NAME:
+			if (t->nr_names == cap_names) {
+				void *p;
+
+				cap_names = cap_names ? 2 * cap_names : 64;
+				p = realloc(t->names, cap_names * sizeof(*t->names));
+				if (!p)
+					return sw_fail(err, errlen, "out of memory");
+				t->names = p;
+			}
+			if (fread(&t->names[t->nr_names], sizeof(*t->names), 1, in) != 1)
+				return sw_fail(err, errlen, "the reader stopped in a name");
+			t->names[t->nr_names].name[sizeof(t->names->name) - 1] = 0;
+			t->nr_names++;
+			break;
+		case SW_MSG_END:
+			if (fread(&end, sizeof(end), 1, in) != 1 || end.nr != t->nr)
+				return sw_fail(err, errlen, "the reader's summary is wrong");
+			t->other = end.other;
+			t->missed = end.missed;
+			t->nr_cpus = end.nr_cpus;
+			return 0;
+		case SW_MSG_ERR: {
+			size_t n = 0;
+			int c;
+
+			while ((c = fgetc(in)) != EOF && c && n + 1 < errlen)
+				err[n++] = c;
+			err[n] = 0;
+			return -1;
+		}
+		default:
+			return sw_fail(err, errlen, "the reader sent garbage");
+		}
+	}
+	return sw_fail(err, errlen, "the reader stopped early");
+}
+
+/**
+ * sw_replay_trace_read - read the timer events of a trace.dat
+ * @path:	the file
+ * @t:		filled in; sw_replay_trace_free() frees it, also after an error
+ * @err:	gets the reason on an error
+ * @errlen:	size of @err
+ *
+ * Return: 0, or -1 with @err saying why.
+ */
+int sw_replay_trace_read(const char *path, struct sw_replay_trace *t, char *err, size_t errlen)
+{
+	int pfd[2], status, ret;
+	struct stat st;
+	pid_t pid;
+	FILE *in;
+
+	memset(t, 0, sizeof(*t));
+	if (stat(path, &st))
+		return sw_fail(err, errlen, "%s", strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return sw_fail(err, errlen, "not a regular file");
+	if (pipe(pfd))
+		return sw_fail(err, errlen, "pipe: %s", strerror(errno));
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return sw_fail(err, errlen, "fork: %s", strerror(errno));
+	if (!pid) {
+		close(pfd[0]);
+		sw_child(path, pfd[1]);
+	}
+	close(pfd[1]);
+	in = fdopen(pfd[0], "r");
+	if (!in) {
+		close(pfd[0]);
+		waitpid(pid, &status, 0);
+		return sw_fail(err, errlen, "fdopen: %s", strerror(errno));
+	}
+	ret = sw_parent(in, t, err, errlen);
+	fclose(in);
+	if (waitpid(pid, &status, 0) < 0)
+		return sw_fail(err, errlen, "waitpid: %s", strerror(errno));
+	if (WIFSIGNALED(status))
+		return sw_fail(err, errlen, "the trace reader died of signal %d: a corrupt file",
+			       WTERMSIG(status));
+	if (!ret && (!WIFEXITED(status) || WEXITSTATUS(status)))
+		return sw_fail(err, errlen, "the trace reader failed");
+	return ret;
+}
+
+/**
+ * sw_replay_trace_fn_name - a timer function's name
+ * @t:		the trace
+ * @fn:		its address
+ *
+ * Return: the name from the trace's symbols, or NULL.
+ */
+const char *sw_replay_trace_fn_name(const struct sw_replay_trace *t, u64 fn)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_names; i++) {
+		if (t->names[i].fn == fn)
+			return t->names[i].name;
+	}
+	return NULL;
+}
+
+void sw_replay_trace_free(struct sw_replay_trace *t)
+{
+	free(t->evs);
+	free(t->names);
+	memset(t, 0, sizeof(*t));
+}

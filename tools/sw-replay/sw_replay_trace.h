@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sw-replay: the kernel's timer events read from a trace.dat
+ * (sw_replay_trace.c)
+ */
+#ifndef _SW_REPLAY_TRACE_H
+#define _SW_REPLAY_TRACE_H
+
+#include <stddef.h>
+#include <linux/types.h>
+
+/* sw_replay_ev::type */
+enum { SW_RE_START, SW_RE_CANCEL, SW_RE_EXPIRE };
+
+/* sw_replay_ev::have */
+#define SW_RE_NOW	0x1U	/* @now: jiffies, from the event's own field */
+#define SW_RE_BUCKET	0x2U	/* @kclk of a start is its bucket_expiry (6.8 on) */
+#define SW_RE_FLAGS	0x4U	/* @flags: the timer's flags with the bucket index */
+
+/**
+ * struct sw_replay_ev - one timer event of the trace, fields by name
+ * @ts:		the trace's timestamp, ns
+ * @timer:	timer_list address, an identity
+ * @fn:		the timer's function (start, expire_entry)
+ * @expires:	start: the expiry
+ * @kclk:	start: bucket_expiry if %SW_RE_BUCKET; expire_entry: baseclk
+ * @now:	jiffies if %SW_RE_NOW
+ * @flags:	start: the timer's flags
+ * @cpu:	the CPU the event was recorded on
+ * @type:	SW_RE_START, SW_RE_CANCEL or SW_RE_EXPIRE
+ * @have:	SW_RE_*
+ */
+struct sw_replay_ev {
+	u64	ts;
+	u64	timer;
+	u64	fn;
+	u64	expires;
+	u64	kclk;
+	u64	now;
+	u32	flags;
+	u16	cpu;
+	u8		type;
+	u8		have;
+};
+
+/* A function's address and its name */
+struct sw_replay_name {
+	u64	fn;
+	char		name[56];
+};
+
+/**
+ * struct sw_replay_trace - what was read
+ * @evs:	the timer events, in the trace's order (all CPUs merged by time)
+ * @nr:		events in @evs
+ * @other:	records of other events, skipped
+ * @missed:	events the ring buffer lost, as the trace says (-1: it lost
+ *		some, how many unknown)
+ * @nr_cpus:	CPUs in the trace
+ * @names:	the timer functions' names, from the trace's symbol table
+ * @nr_names:	entries in @names
+ */
+struct sw_replay_trace {
+	struct sw_replay_ev	*evs;
+	size_t			nr;
+	u64		other;
+	long long		missed;
+	unsigned int		nr_cpus;
+	struct sw_replay_name	*names;
+	size_t			nr_names;
+};
+
+int sw_replay_trace_read(const char *path, struct sw_replay_trace *t, char *err, size_t errlen);
+const char *sw_replay_trace_fn_name(const struct sw_replay_trace *t, u64 fn);
+void sw_replay_trace_free(struct sw_replay_trace *t);
+
+#endif /* _SW_REPLAY_TRACE_H */
