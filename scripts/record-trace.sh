@@ -40,6 +40,9 @@ set -u
 # (timer_base_idle is 6.12's). The first three are the ones a replay needs.
 SW_RECORD_EVENTS="timer_start timer_cancel timer_expire_entry timer_expire_exit timer_base_idle"
 SW_RECORD_NEEDED="timer_start timer_cancel timer_expire_entry"
+# The lines of the ring buffer's statistics that count lost events (awk)
+# shellcheck disable=SC2016 # awk's fields, not the shell's
+SW_RECORD_LOST='/^(overrun|commit overrun|dropped events):/ { n += $NF } END { print n + 0 }'
 # The ring buffer, in KB per CPU: the whole run stays in it
 SW_RECORD_BUFFER_KB=65536
 SW_RECORD_WORKLOADS="idle tcp disk mix"
@@ -124,7 +127,7 @@ echo 0 > \$T/tracing_on
 
 lost=0
 for c in \$T/per_cpu/cpu*; do
-	n=\$(awk '/^(overrun|commit overrun|dropped events):/ { n += \$NF } END { print n + 0 }' \$c/stats)
+	n=\$(awk '$SW_RECORD_LOST' \$c/stats)
 	echo "record: \$(basename \$c): \$n events lost"
 	lost=\$((lost + n))
 done
@@ -214,7 +217,7 @@ sw_record_check()
 		return 1
 	fi
 	stat=$(trace-cmd report -N --stat -i "$file" 2>/dev/null)
-	lost=$(echo "$stat" | awk '/^(overrun|commit overrun|dropped events):/ { n += $NF } END { print n + 0 }')
+	lost=$(echo "$stat" | awk "$SW_RECORD_LOST")
 	# What the recorder read from the kernel's buffer, against what the
 	# file gives back: a file cut short reads fewer
 	read=$(echo "$stat" | awk '/^read events:/ { n += $NF; seen = 1 } END { if (seen) print n }')
