@@ -29,8 +29,9 @@
 # base64 on the console.
 #
 # --check prints, for each trace, its events by type, timers, CPUs,
-# duration, size and marker, and fails if an event was lost, a timer
-# function does not resolve to a name or an event of the three that the
+# duration, size and marker, and fails if an event was lost, the file
+# gives back fewer events than were read from the kernel, a timer function
+# does not resolve to a name, the marker or an event of the three that the
 # replay needs is missing.
 set -u
 . "$(dirname "$0")/sw-lib.sh"
@@ -39,6 +40,9 @@ set -u
 # (timer_base_idle is 6.12's). The first three are the ones a replay needs.
 SW_RECORD_EVENTS="timer_start timer_cancel timer_expire_entry timer_expire_exit timer_base_idle"
 SW_RECORD_NEEDED="timer_start timer_cancel timer_expire_entry"
+# The lines of the ring buffer's statistics that count lost events (awk)
+# shellcheck disable=SC2016 # awk's fields, not the shell's
+SW_RECORD_LOST='/^(overrun|commit overrun|dropped events):/ { n += $NF } END { print n + 0 }'
 # The ring buffer, in KB per CPU: the whole run stays in it
 SW_RECORD_BUFFER_KB=65536
 SW_RECORD_WORKLOADS="idle tcp disk mix"
@@ -123,11 +127,11 @@ echo 0 > \$T/tracing_on
 
 lost=0
 for c in \$T/per_cpu/cpu*; do
-	n=\$(awk '/^(overrun|commit overrun|dropped events):/ { n += \$NF } END { print n + 0 }' \$c/stats)
+	n=\$(awk '$SW_RECORD_LOST' \$c/stats)
 	echo "record: \$(basename \$c): \$n events lost"
 	lost=\$((lost + n))
 done
-[ \$lost -eq 0 ] || { echo "record: events were lost: a larger buffer"; exit 1; }
+[ \$lost -eq 0 ] || { echo "record: events were lost: record with a larger buffer"; exit 1; }
 
 # Each timer event's name and function, as the kernel prints them
 events()
@@ -203,7 +207,7 @@ GUEST_END
 # Check the trace $1 and print what is in it
 sw_record_check()
 {
-	local file=$1 report stat lost e n rc=0
+	local file=$1 report stat lost read got e n rc=0
 
 	[ -f "$file" ] || { echo "$file: no such file" >&2; return 1; }
 	report=$(mktemp)
@@ -213,8 +217,13 @@ sw_record_check()
 		return 1
 	fi
 	stat=$(trace-cmd report -N --stat -i "$file" 2>/dev/null)
-	lost=$(echo "$stat" | awk '/^(overrun|commit overrun|dropped events):/ { n += $NF } END { print n + 0 }')
-	awk -v file="$file" -v size="$(stat -c %s "$file")" -v lost="$lost" '
+	lost=$(echo "$stat" | awk "$SW_RECORD_LOST")
+	# What the recorder read from the kernel's buffer, against what the
+	# file gives back: a file cut short reads fewer
+	read=$(echo "$stat" | awk '/^read events:/ { n += $NF; seen = 1 } END { if (seen) print n }')
+	got=$(grep -cE '\[[0-9]+\] +[0-9]+\.[0-9]+: ' "$report")
+	awk -v file="$file" -v size="$(stat -c %s "$file")" -v lost="$lost" \
+		-v events="$SW_RECORD_EVENTS" '
 	/shadow_wheel_trace:/ { sub(/.*shadow_wheel_trace: /, ""); marker = $0; next }
 	{
 		ev = ""
@@ -241,8 +250,10 @@ sw_record_check()
 		printf "%s: %d bytes, %s\n", file, size, marker
 		printf "  %d events, %d timers, %d CPUs, %.1f s, %d lost, %d unresolved functions\n",
 			nev, length(timer), length(cpu), last - first, lost, unresolved
-		for (e in count)
-			printf "  %-20s %d\n", e, count[e]
+		n = split(events, order, " ")
+		for (i = 1; i <= n; i++)
+			if (order[i] in count)
+				printf "  %-20s %d\n", order[i], count[order[i]]
 	}' "$report"
 	for e in $SW_RECORD_NEEDED; do
 		n=$(grep -c " $e:" "$report")
@@ -252,6 +263,13 @@ sw_record_check()
 	grep -q 'EVENTS DROPPED' "$report" && { echo "$file: events were dropped" >&2; rc=1; }
 	grep -q 'shadow_wheel_trace:' "$report" || { echo "$file: no marker" >&2; rc=1; }
 	[ "$lost" -eq 0 ] || { echo "$file: $lost events lost" >&2; rc=1; }
+	if [ -z "$read" ]; then
+		echo "$file: no count of the events read from the kernel" >&2
+		rc=1
+	elif [ "$read" -ne "$got" ]; then
+		echo "$file: $read events read from the kernel, $got in the file" >&2
+		rc=1
+	fi
 	rm -f "$report"
 	return $rc
 }
