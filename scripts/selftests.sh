@@ -17,7 +17,9 @@
 # goes into the guest as /selftests and /selftests/run.sh runs them there, the
 # programs named in run.list (which make writes from the Makefile's
 # TEST_GEN_PROGS), or those SW_SELFTESTS names (e.g. sw_mirror_test, built
-# but not run by default).
+# but not run by default), with the variables SW_SELFTESTS_ENV sets
+# ("NAME=VALUE ...", exported in the guest; e.g. SWT_FUZZ_WRITES=100000 for
+# the full run of sw_fuzz_test).
 # Results are counted from the tests' TAP output; a kernel whose run failed
 # otherwise (a splat, a crash, a timeout, no results) counts as one failure.
 # Ends with one line "selftests: P passed, F failed"; the exit status is
@@ -150,7 +152,10 @@ sw_selftests_run()
 		return
 	fi
 	guest=$(dirname "$log")/guest.sh
-	printf 'cd /selftests || exit 1\nsh ./run.sh %s\n' "${SW_SELFTESTS:-}" > "$guest"
+	{
+		[ -n "${SW_SELFTESTS_ENV:-}" ] && printf 'export %s\n' "$SW_SELFTESTS_ENV"
+		printf 'cd /selftests || exit 1\nsh ./run.sh %s\n' "${SW_SELFTESTS:-}"
+	} > "$guest"
 	sw_log "selftests: $kernel"
 	"$SW_ROOT/scripts/vm.sh" --kernel "$kernel" --timeout "$SW_SELFTESTS_TIMEOUT" \
 		--file "$built:/selftests" "$guest" 2>&1 | tee "$log"
