@@ -118,6 +118,13 @@ static ssize_t sw_command_write(const char *what, int (*fn)(const char *cmd),
 	cmd = memdup_user_nul(ubuf, len);
 	if (IS_ERR(cmd))
 		return PTR_ERR(cmd);
+	/* A NUL would end the command early and hide what follows it */
+	if (strlen(cmd) != len) {
+		pr_warn("shadow_wheel: %s: command holds a NUL byte (%pe)\n", what,
+			ERR_PTR(-EINVAL));
+		kfree(cmd);
+		return -EINVAL;
+	}
 	/* "echo cmd > control" writes a newline too */
 	ret = fn(strim(cmd));
 	kfree(cmd);
