@@ -44,6 +44,13 @@
 #define FZ_ALIVE_MAX		4000000ULL
 #define FZ_RATE_MAX		1000000ULL
 #define FZ_DURATION_MAX		3600ULL
+/*
+ * Mirror starts and stops, each patching the kernel's timer code, at most:
+ * under multi-threaded TCG that patching can wedge a guest
+ * (docs/testing.rst, sw_mirror_toggle_test); writes that change nothing
+ * are not counted
+ */
+#define FZ_TOGGLES_MAX		24
 #define FZ_PROCS		4		/* concurrent writers */
 #define FZ_MAX_REPORTS		8		/* mismatches printed */
 #define FZ_MAX_WORDS		(SWT_CMD_MAX / 2 + 1)
@@ -83,6 +90,7 @@ struct fz_state {
 	u64 arms_since;			/* accepted arm counts since then */
 	u64 alive_bound;		/* most timers alive now, if !run_maybe */
 	bool mirror_on;
+	unsigned int toggles;
 
 	u64 writes, sent, accepted, skipped, checks;
 	u64 by_err[5];			/* 0, EINVAL, E2BIG, ENODEV, other */
@@ -762,6 +770,13 @@ static void fz_expect(struct fz_state *st, u64 *s, enum fz_file f, const char *b
 		break;
 	case FZ_K_RESET:
 		e->skip = st->concurrent;
+		break;
+	case FZ_K_ENABLE:
+		/* Sent while the budget lasts, or when it changes nothing */
+		e->skip = (st->concurrent || e->on != st->mirror_on) &&
+			  st->toggles >= FZ_TOGGLES_MAX / (st->concurrent ? FZ_PROCS : 1);
+		if (!e->skip && (st->concurrent || e->on != st->mirror_on))
+			st->toggles++;
 		break;
 	case FZ_K_BENCH:
 		fz_allow(e, -ERANGE);		/* a timer within the idle gap */
