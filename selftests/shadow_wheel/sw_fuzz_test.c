@@ -19,7 +19,8 @@
  *
  * Seeded and reproducible: the seed is printed; SWT_FUZZ_SEED=N repeats a
  * run, SWT_FUZZ_WRITES=N sets the number of writes (default 3000; the full
- * run takes 100000, docs/reliability.rst).
+ * run takes 100000, docs/reliability.rst), SWT_FUZZ_TOGGLES=N lets N of
+ * them start or stop the mirror (default none: see FZ_TOGGLES_DEFAULT).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -45,12 +46,13 @@
 #define FZ_RATE_MAX		1000000ULL
 #define FZ_DURATION_MAX		3600ULL
 /*
- * Mirror starts and stops, each patching the kernel's timer code, at most:
- * under multi-threaded TCG that patching can wedge a guest
- * (docs/testing.rst, sw_mirror_toggle_test); writes that change nothing
- * are not counted
+ * Mirror starts and stops made, at most (SWT_FUZZ_TOGGLES; writes that
+ * change nothing are not counted): each patches the kernel's timer code,
+ * which under multi-threaded TCG can wedge a guest or crash it with an
+ * int3 the kernel no longer expects (docs/testing.rst,
+ * sw_mirror_toggle_test; docs/reliability.rst). None by default.
  */
-#define FZ_TOGGLES_MAX		24
+#define FZ_TOGGLES_DEFAULT	0
 #define FZ_PROCS		4		/* concurrent writers */
 #define FZ_MAX_REPORTS		8		/* mismatches printed */
 #define FZ_MAX_WORDS		(SWT_CMD_MAX / 2 + 1)
@@ -90,7 +92,7 @@ struct fz_state {
 	u64 arms_since;			/* accepted arm counts since then */
 	u64 alive_bound;		/* most timers alive now, if !run_maybe */
 	bool mirror_on;
-	unsigned int toggles;
+	u64 toggles, toggles_max;
 
 	u64 writes, sent, accepted, skipped, checks;
 	u64 by_err[5];			/* 0, EINVAL, E2BIG, ENODEV, other */
@@ -774,7 +776,7 @@ static void fz_expect(struct fz_state *st, u64 *s, enum fz_file f, const char *b
 	case FZ_K_ENABLE:
 		/* Sent while the budget lasts, or when it changes nothing */
 		e->skip = (st->concurrent || e->on != st->mirror_on) &&
-			  st->toggles >= FZ_TOGGLES_MAX / (st->concurrent ? FZ_PROCS : 1);
+			  st->toggles >= st->toggles_max / (st->concurrent ? FZ_PROCS : 1);
 		if (!e->skip && (st->concurrent || e->on != st->mirror_on))
 			st->toggles++;
 		break;
@@ -1032,14 +1034,15 @@ static void fz_state_init(struct fz_state *st, const struct swt_geometry *geo, b
 	for (i = 0; i < n; i++)
 		st->online[online[i]] = true;
 	st->concurrent = concurrent;
+	st->toggles_max = fz_env("SWT_FUZZ_TOGGLES", FZ_TOGGLES_DEFAULT);
 }
 
 static void fz_report(struct fz_state *st, const char *what)
 {
 	unsigned int i;
 
-	swt_msg("%s: %llu writes, %llu sent, %llu not sent (costly), %llu state checks",
-		what, st->writes, st->sent, st->skipped, st->checks);
+	swt_msg("%s: %llu writes, %llu sent, %llu not sent (costly), %llu checks, %llu toggles",
+		what, st->writes, st->sent, st->skipped, st->checks, st->toggles);
 	swt_msg("%s: %llu accepted, %llu EINVAL, %llu E2BIG, %llu ENODEV, %llu other, %llu wrong",
 		what, st->accepted, st->by_err[1], st->by_err[2], st->by_err[3], st->by_err[4],
 		st->mismatches);
