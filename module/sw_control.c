@@ -18,6 +18,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpumask.h>
+#include <linux/ctype.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/math64.h>
@@ -54,9 +55,14 @@ static char *sw_next_word(struct sw_parse *p)
 	return word;
 }
 
-/* An unsigned decimal number, all of @s */
+/*
+ * An unsigned decimal number, all of @s, digits alone: kstrtoul() would
+ * also take a leading '+'
+ */
 static int sw_parse_ulong(const char *s, unsigned long *val)
 {
+	if (!isdigit(*s))
+		return -EINVAL;
 	return kstrtoul(s, 10, val) ? -EINVAL : 0;
 }
 

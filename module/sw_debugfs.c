@@ -118,6 +118,13 @@ static ssize_t sw_command_write(const char *what, int (*fn)(const char *cmd),
 	cmd = memdup_user_nul(ubuf, len);
 	if (IS_ERR(cmd))
 		return PTR_ERR(cmd);
+	/* A NUL would end the command early and hide what follows it */
+	if (strlen(cmd) != len) {
+		pr_warn("shadow_wheel: %s: command holds a NUL byte (%pe)\n", what,
+			ERR_PTR(-EINVAL));
+		kfree(cmd);
+		return -EINVAL;
+	}
 	/* "echo cmd > control" writes a newline too */
 	ret = fn(strim(cmd));
 	kfree(cmd);
@@ -171,20 +178,28 @@ SW_MIRROR_FILE(lateness);
 SW_MIRROR_FILE(diff);
 SW_MIRROR_FILE(top);
 
-/* mirror/enable: 1 starts the mirror, 0 stops it; reads whether it runs */
+/*
+ * mirror/enable: 1 starts the mirror, 0 stops it; reads whether it runs.
+ * The write is "1" or "0" and at most a newline: not a number parsed from
+ * the first bytes, which would take "01", "+1" or a digit and junk.
+ */
 static ssize_t sw_mirror_enable_write(struct file *file, const char __user *ubuf, size_t len,
 				      loff_t *ppos)
 {
-	unsigned int on;
-	int ret;
+	char buf[2];
+	bool on;
+	int ret = -EINVAL;
 
-	ret = kstrtouint_from_user(ubuf, len, 10, &on);
-	if (!ret && on > 1)
-		ret = -EINVAL;
+	if (len >= 1 && len <= sizeof(buf)) {
+		ret = copy_from_user(buf, ubuf, len) ? -EFAULT : 0;
+		if (!ret && ((buf[0] != '0' && buf[0] != '1') || (len == 2 && buf[1] != '\n')))
+			ret = -EINVAL;
+	}
 	if (ret) {
 		pr_warn("shadow_wheel: mirror/enable takes 1 or 0 (%pe)\n", ERR_PTR(ret));
 		return ret;
 	}
+	on = buf[0] == '1';
 	if (on) {
 		ret = sw_mirror_start();
 		if (ret)

@@ -16,7 +16,9 @@
 # for each kernel the module is built for it, the built selftests directory
 # goes into the guest as /selftests and /selftests/run.sh runs them there, the
 # programs named in run.list (which make writes from the Makefile's
-# TEST_GEN_PROGS), or those SW_SELFTESTS names (e.g. sw_mirror_test alone).
+# TEST_GEN_PROGS), or those SW_SELFTESTS names (e.g. sw_mirror_test alone),
+# with the variables SW_SELFTESTS_ENV sets ("NAME=VALUE ...", exported in
+# the guest; e.g. SWT_FUZZ_WRITES=100000 for the full run of sw_fuzz_test).
 # Then, unless SW_SELFTESTS names the programs, a second boot of each
 # kernel runs those of SW_SELFTESTS_SINGLE_TCG under single-threaded TCG:
 # they patch the kernel's text under heavy traffic, which QEMU's
@@ -157,7 +159,10 @@ sw_selftests_run()
 		return
 	fi
 	guest=$(dirname "$log")/guest.sh
-	printf 'cd /selftests || exit 1\nsh ./run.sh %s\n' "$progs" > "$guest"
+	{
+		[ -n "${SW_SELFTESTS_ENV:-}" ] && printf 'export %s\n' "$SW_SELFTESTS_ENV"
+		printf 'cd /selftests || exit 1\nsh ./run.sh %s\n' "$progs"
+	} > "$guest"
 	[ -n "$accel" ] && what="$kernel (-accel $accel)"
 	sw_log "selftests: $what"
 	SW_VM_ACCEL=${accel:-${SW_VM_ACCEL:-}} \

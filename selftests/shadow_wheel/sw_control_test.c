@@ -10,9 +10,9 @@
  * What it rejects, one test per class of the control file's errors: an unknown
  * word, a missing, malformed or out-of-range value and an overflow give
  * -EINVAL, a count past its limit -E2BIG, a CPU that does not exist -ENODEV,
- * a command over 256 bytes -EINVAL. Each error changes nothing (the timer
- * counts in stats are the same before and after, with timers pending) and
- * logs a line to the kernel log.
+ * a command over 256 bytes or holding a NUL byte -EINVAL. Each error changes
+ * nothing (the timer counts in stats are the same before and after, with
+ * timers pending) and logs a line to the kernel log.
  */
 #include <unistd.h>
 
@@ -301,11 +301,29 @@ TEST_F(control, rejects_malformed_value)
 		"arm count=1 delta=1 cpu=x",
 		"arm count=1 delta=1 cancel=1.5",
 		"run preset=net rate=fast",
+		/* Decimal digits alone: no sign */
+		"arm count=+1 delta=1",
+		"arm count=1 delta=+1",
+		"arm count=1 delta=1ms..+2ms",
+		"arm count=1 delta=1 cpu=+0",
+		"run preset=net rate=+10",
 	};
 
 	if (_metadata->skip)
 		return;
 	swt_expect_all_rejected(_metadata, bad, ARRAY_SIZE(bad), EINVAL);
+}
+
+/* A NUL does not end a command early: what follows it is part of the write */
+TEST_F(control, rejects_nul_byte)
+{
+	static const char arm[] = "arm count=1 delta=60000ms\0bogus\n";
+	static const char stop[] = "stop\0";
+
+	if (_metadata->skip)
+		return;
+	swt_expect_rejected(_metadata, arm, sizeof(arm) - 1, EINVAL);
+	swt_expect_rejected(_metadata, stop, sizeof(stop) - 1, EINVAL);
 }
 
 TEST_F(control, rejects_out_of_range_value)

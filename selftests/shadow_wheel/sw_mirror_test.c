@@ -149,12 +149,22 @@ TEST_F_TIMEOUT(mirror, keeps_up_with_a_tiny_log, 120)
 
 TEST_F(mirror, turns_bad_input_away)
 {
+	static const char * const bad[] = { "2", "on?", "00", "+0", "0 ", " 0", "0\n\n", "" };
 	struct swt_mirror mr;
+	char zeros[64];
+	unsigned int i;
+	int ret;
 
 	if (_metadata->skip)
 		return;
-	EXPECT_EQ(-EINVAL, swt_mirror_enable_raw("2"));
-	EXPECT_EQ(-EINVAL, swt_mirror_enable_raw("on?"));
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		ret = swt_mirror_enable_raw(bad[i]);
+		EXPECT_EQ(-EINVAL, ret) TH_LOG("bad word %u", i);
+	}
+	/* A number in the first bytes and junk past them is no "0" either */
+	memset(zeros, '0', 34);
+	strcpy(zeros + 34, "junk");
+	EXPECT_EQ(-EINVAL, swt_mirror_enable_raw(zeros)) TH_LOG("'%s'", zeros);
 	ASSERT_EQ(0, swt_mirror_read(&mr)) TH_LOG("%s", swt_error());
 	EXPECT_TRUE(mr.running) TH_LOG("bad input stopped the mirror");
 
