@@ -30,7 +30,7 @@ SW_SELFTESTS_TIMEOUT=${SW_SELFTESTS_TIMEOUT:-900}
 
 usage()
 {
-	echo "usage: $0 [K|all]..., K: $SW_VM_KERNELS" >&2
+	echo "usage: $0 [K|all]..., K: $SW_VM_KERNELS $SW_VM_EXTRA_KERNELS" >&2
 	exit 2
 }
 
@@ -176,10 +176,7 @@ kernels=("$@")
 # shellcheck disable=SC2206
 [ "${kernels[*]}" = all ] && kernels=($SW_VM_KERNELS)
 for k in "${kernels[@]}"; do
-	case " $SW_VM_KERNELS " in
-	*" $k "*) ;;
-	*) usage ;;
-	esac
+	sw_vm_known_kernel "$k" || usage
 done
 
 sw_need_vm
