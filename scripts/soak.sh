@@ -87,12 +87,15 @@ slab_kb()
 	awk '/^Slab:/ { print \$2 }' /proc/meminfo
 }
 
-# The stats add up, in total and on every CPU, and nothing expired early;
-# prints the totals
+# The stats add up, in total and on every CPU, and nothing expired early:
+# one awk for the lot, as a process costs much in the debug kernel under
+# TCG. Prints the uptime in whole seconds and the totals ("UP armed A
+# expired E cancelled C pending P alive L ..."), then what broke if
+# anything did, and fails then.
 check_stats()
 {
-	cat \$D/stats > /tmp/soak.stats || { fail "cannot read stats"; return; }
 	awk '
+	FILENAME == "/proc/uptime" { up = int(\$1); next }
 	{ v[\$1] = \$2 }
 	END {
 		bad = ""
@@ -106,17 +109,28 @@ check_stats()
 			    v[p "pending"] + v[p "migrated_out"])
 				bad = bad " cpu" c
 		}
-		printf "armed %d expired %d cancelled %d pending %d alive %d migrated %d catchup_max %d tick_ns_max %d\n",
-			v["armed"], v["expired"], v["cancelled"], v["pending"], v["alive"],
+		printf "%d armed %d expired %d cancelled %d pending %d alive %d migrated %d catchup_max %d tick_ns_max %d\n",
+			up, v["armed"], v["expired"], v["cancelled"], v["pending"], v["alive"],
 			v["migrated"], v["catchup_max"], v["tick_ns_max"]
-		if (bad != "")
+		if (bad != "") {
 			print "BROKEN" bad
-	}' /tmp/soak.stats > /tmp/soak.check
-	if grep -q BROKEN /tmp/soak.check; then
-		fail "invariant: \$(tail -n 1 /tmp/soak.check)"
-		cat /tmp/soak.stats
-	fi
-	head -n 1 /tmp/soak.check
+			exit 1
+		}
+	}' /proc/uptime \$D/stats
+}
+
+# The caches of /proc/slabinfo (\$1 then \$2) that grew, in kB, most first
+slab_growth()
+{
+	awk '
+	FNR == 1 { f++ }
+	/^#|^slabinfo/ { next }
+	{ kb[f, \$1] = \$15 * \$6 * 4; names[\$1] = 1 }
+	END {
+		for (n in names)
+			if (kb[2, n] - kb[1, n] > 0)
+				printf "%d %s\n", kb[2, n] - kb[1, n], n
+	}' \$1 \$2 | sort -rn | head -n 8 | tr '\n' ' '
 }
 
 # CPU 1 offline and online again, a second each way
@@ -175,6 +189,7 @@ mirror_loop()
 
 rm -f \$STOP \$FAILS
 base=\$(slab_kb)
+cat /proc/slabinfo > /tmp/soak.slab.before
 echo "soak: slab before insmod \$base kB"
 insmod /shadow_wheel.ko || exit 1
 hotplug_loop &
@@ -182,37 +197,37 @@ bench_loop &
 mirror_loop &
 start=\$(now)
 checks=0 resets=0 last=0 p0=0 sum_armed=0 sum_expired=0 sum_cancelled=0
-next=0
+next=0 t=0
 set -- $presets
-while [ \$((\$(now) - start)) -lt \$SECS ]; do
+while [ \$t -lt \$SECS ]; do
 	# The next preset's turn
-	if [ \$((\$(now) - start)) -ge \$next ] && [ -n "\${1-}" ]; then
+	if [ \$t -ge \$next ] && [ -n "\${1-}" ]; then
 		echo stop > \$D/control || fail "stop refused"
 		echo "run preset=\$1 rate=$rate duration=$((share + 60))" > \$D/control ||
 			{ fail "run preset=\$1 refused"; break; }
-		echo "soak: t=\$((\$(now) - start)) preset \$1 at $rate/s"
+		echo "soak: t=\$t preset \$1 at $rate/s"
 		shift
 		next=\$((next + $share))
 		presets_left="\$*"
 	fi
 	sleep 1
-	line=\$(check_stats)
+	line=\$(check_stats) || { fail "invariant: \$line"; cat \$D/stats; }
 	checks=\$((checks + 1))
-	t=\$((\$(now) - start))
+	set -- \$line
+	t=\$((\$1 - start))
 	if [ \$((t - last)) -ge 15 ]; then
 		# The period's figures, then the reset that clears them
-		echo "soak: t=\$t \$line"
-		set -- \$line
+		echo "soak: t=\$t \${line#* }"
 		# armed starts again from pending at a reset
-		sum_armed=\$((sum_armed + \$2 - p0))
-		p0=\$8
-		sum_expired=\$((sum_expired + \$4))
-		sum_cancelled=\$((sum_cancelled + \$6))
-		set -- \$presets_left
+		sum_armed=\$((sum_armed + \$3 - p0))
+		p0=\$9
+		sum_expired=\$((sum_expired + \$5))
+		sum_cancelled=\$((sum_cancelled + \$7))
 		echo reset > \$D/control || fail "reset refused"
 		resets=\$((resets + 1))
 		last=\$t
 	fi
+	set -- \$presets_left
 done
 touch \$STOP
 wait
@@ -223,13 +238,15 @@ echo "soak: about \$sum_armed timers armed, \$sum_expired expired, \$sum_cancell
 echo stop > \$D/control || fail "stop refused"
 echo cancel-all > \$D/control || fail "cancel-all refused"
 sleep 2
-line=\$(check_stats)
-echo "soak: after stop and cancel-all: \$line"
+line=\$(check_stats) || fail "invariant: \$line"
+echo "soak: after stop and cancel-all: \${line#* }"
 set -- \$line
-[ "\$8" = 0 ] && [ "\${10}" = 0 ] || fail "after cancel-all: pending \$8 alive \${10}"
+[ "\$9" = 0 ] && [ "\${11}" = 0 ] || fail "after cancel-all: pending \$9 alive \${11}"
 rmmod shadow_wheel || fail "rmmod"
 after=\$(slab_kb)
+cat /proc/slabinfo > /tmp/soak.slab.after
 echo "soak: slab after rmmod \$after kB (before insmod \$base kB, \$((after - base)) kB more)"
+echo "soak: slab caches grown (kB name): \$(slab_growth /tmp/soak.slab.before /tmp/soak.slab.after)"
 [ \$((after - base)) -le $slack ] || fail "slab: \$((after - base)) kB more than before insmod"
 if [ -s \$FAILS ]; then
 	echo "soak: FAIL (\$(wc -l < \$FAILS) failures)"
