@@ -174,7 +174,11 @@ sw_load_report()
 	}
 	(in_step || in_final) && NF == 2 { v[$1] = $2 }
 	END {
-		printf "load: %s holds %s/s (delivery p99 <= 1 tick)\n", kernel, best ? best : "no step of the ramp"
+		# The rate below which every step held
+		if (best)
+			printf "load: %s holds %d/s (delivery p99 <= 1 tick)\n", kernel, best
+		else
+			printf "load: %s holds no rate of the ramp (its first step was behind)\n", kernel
 		exit broken != 0
 	}' "$2"
 }
