@@ -49,8 +49,8 @@ while [ $# -gt 0 ]; do
 	esac
 	shift 2
 done
-[[ $minutes =~ ^[1-9][0-9]*$ ]] && [ "$minutes" -le 60 ] || usage
-[[ $rate =~ ^[1-9][0-9]*$ ]] && [ "$rate" -le 1000000 ] || usage
+{ [[ $minutes =~ ^[1-9][0-9]*$ ]] && [ "$minutes" -le 60 ]; } || usage
+{ [[ $rate =~ ^[1-9][0-9]*$ ]] && [ "$rate" -le 1000000 ]; } || usage
 [[ $presets =~ ^(net|io|poll|mixed)( (net|io|poll|mixed))*$ ]] || usage
 sw_vm_known_kernel "$kernel" || usage
 share=$((minutes * 60 / $(echo "$presets" | wc -w)))
