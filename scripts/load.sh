@@ -94,12 +94,14 @@ step()
 	echo stop > \$D/control || exit 1
 	t1=\$(up)
 	echo "== step \$1 \$t0 \$t1"
-	cat \$D/stats \$D/lateness
+	# One read of each file, both printed and judged
+	cat \$D/stats \$D/lateness > /tmp/load.step
+	cat /tmp/load.step
 	# Held: p99 of the delivery delay within a tick, 90% of the rate armed
 	awk -v rate=\$1 '/^delivery expired/ { e = \$3 } /^delivery hist/ {
 		for (i = 3; i <= NF; i++) { split(\$i, r, ":"); if (r[1] == "0" || r[1] == "1") n += r[2] }
 	} /^armed / { a = \$2 } END { exit !(e && n >= 0.99 * e && a >= 0.9 * rate * $step) }' \
-		\$D/stats \$D/lateness
+		/tmp/load.step
 	held=\$?
 	echo "== end \$([ \$held = 0 ] && echo holds || echo behind)"
 	return \$held
