@@ -30,6 +30,7 @@
 #include "../core/sw_bench.h"
 #include "sw_bench_run.h"
 #include "sw_compat.h"
+#include "sw_cpu.h"
 #include "sw_mirror_run.h"
 
 #define SW_REPORT_SIZE		8192
@@ -476,12 +477,14 @@ static int sw_bench_alloc_mem(struct sw_bench_mem *mem, const struct sw_bench_pa
  * @req:	what to run; checked by the caller (sw_control.c)
  *
  * Return: 0, -EBUSY if a run is going on, -ENOMEM, -ENODEV if the CPU
- * went offline, -ERANGE if timers expired in the idle gap.
+ * is offline or went offline during the run, -ERANGE if timers expired
+ * in the idle gap.
  */
 int sw_bench_run(const struct sw_bench_req *req)
 {
 	struct sw_bench_state *s;
 	struct task_struct *task;
+	unsigned long offlined;
 	int ret;
 
 	if (!mutex_trylock(&sw_bench_mutex))
@@ -509,14 +512,24 @@ int sw_bench_run(const struct sw_bench_req *req)
 		ret = PTR_ERR(task);
 		goto out_free_mem;
 	}
+	offlined = sw_cpu_offlined(req->cpu);
 	kthread_bind(task, req->cpu);
 	wake_up_process(task);
+	/*
+	 * Hotplug is not held off for the run: the run takes the hotplug
+	 * lock itself (starting the mirror enables static keys), and a
+	 * read of it behind a writer that waits for ours never returns. A
+	 * CPU that went offline during the run (its thread moved off it)
+	 * makes the run void instead.
+	 */
+	cpus_read_unlock();
 	/* Wake now and then, so a long run under emulation is not a hung task */
 	while (!wait_for_completion_timeout(&s->done, 10 * HZ))
 		;
-	cpus_read_unlock();
 
 	ret = s->ret;
+	if (!ret && sw_cpu_offlined(req->cpu) != offlined)
+		ret = -ENODEV;
 	if (!ret) {
 		kvfree(sw_report);
 		sw_report = s->out;

@@ -67,6 +67,7 @@ struct sw_cpu {
 	unsigned long		wakeup_at;	/* jiffies the hrtimer is set for */
 	unsigned long		woken_base[SW_WAKE_NR];	/* @woken at the last reset */
 	unsigned int		cpu;
+	unsigned long		offlined;	/* times the CPU went offline */
 	unsigned long		woken[SW_WAKE_NR];
 	struct tasklet_struct	tasklet;
 	struct hrtimer		wakeup;
@@ -491,6 +492,7 @@ static int sw_cpu_offline(unsigned int cpu)
 	u64 moved;
 
 	sw_cpu_stop(c);
+	WRITE_ONCE(c->offlined, c->offlined + 1);
 	target = cpumask_any_but(cpu_online_mask, cpu);
 	if (WARN_ON_ONCE(target >= nr_cpu_ids))
 		return 0;
@@ -522,6 +524,18 @@ static int sw_cpu_offline(unsigned int cpu)
 	if (moved)
 		pr_debug("cpu%u offline: %llu timers moved to cpu%u\n", cpu, moved, target);
 	return 0;
+}
+
+/**
+ * sw_cpu_offlined - how many times a CPU went offline since the load
+ * @cpu:	a possible CPU
+ *
+ * A change between two reads tells that @cpu went offline in between,
+ * whether or not it came back.
+ */
+unsigned long sw_cpu_offlined(unsigned int cpu)
+{
+	return READ_ONCE(sw_cpus[cpu]->offlined);
 }
 
 static void sw_cpu_cancel_timer(struct sw_cpu *c, struct sw_timer *timer)

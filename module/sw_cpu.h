@@ -65,6 +65,7 @@ int sw_cpu_arm(unsigned int cpu, struct sw_shadow *shadow, unsigned long delta);
 void sw_cpus_cancel_all(void);
 void sw_cpus_reset_stats(void);
 void sw_cpus_set_rearming(bool on);
+unsigned long sw_cpu_offlined(unsigned int cpu);
 
 struct sw_stats *sw_cpus_stats(struct sw_stats *total);
 void sw_cpu_show_wheel(struct seq_file *m, unsigned int cpu);

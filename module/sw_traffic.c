@@ -51,6 +51,12 @@ static unsigned long sw_rand_range(unsigned long lo, unsigned long hi)
 	return hi - lo == ULONG_MAX ? r : lo + r % (hi - lo + 1);
 }
 
+/*
+ * Timers a run arms at once: between two such batches CPU hotplug may go
+ * ahead, and a long batch lets others run every so many timers
+ */
+#define SW_ARM_CHUNK	1024
+
 /* The next online CPU after @cpu, round-robin */
 static unsigned int sw_next_online(unsigned int cpu)
 {
@@ -81,6 +87,8 @@ static int sw_arm_batch(unsigned long count, int cpu,
 		return -ENOMEM;
 	}
 	for (made = 0; made < count; made++) {
+		if (!(made % SW_ARM_CHUNK))
+			cond_resched();
 		batch[made] = sw_shadow_alloc(flags);
 		if (!batch[made]) {
 			ret = -ENOMEM;
@@ -101,6 +109,12 @@ static int sw_arm_batch(unsigned long count, int cpu,
 		WARN_ON_ONCE(sw_cpu_arm(target, batch[i], delta));
 		if (cpu < 0)
 			target = sw_next_online(target);
+		/*
+		 * A million timers take seconds under emulation: let others
+		 * run (hotplug waits, the read side of its lock may sleep)
+		 */
+		if (!(i % SW_ARM_CHUNK))
+			cond_resched();
 	}
 	WRITE_ONCE(sw_rr_cpu, target);
 	cpus_read_unlock();
@@ -205,8 +219,26 @@ static int sw_run_thread(void *unused)
 		last = now;
 		count = div_u64(carry, HZ);
 		carry -= (u64)count * HZ;
-		if (count && sw_arm_batch(count, -1, sw_setup_preset, &sw_run_preset, 0))
-			pr_warn_ratelimited("run: could not arm %lu timers\n", count);
+		/*
+		 * Fallen behind by more than a second's worth (the CPUs cannot
+		 * keep up): the rest is dropped, or each catch-up would take
+		 * longer than the last and the run would never arm again
+		 */
+		if (count > sw_run_rate) {
+			pr_warn_ratelimited("run: behind, %lu timers not armed\n",
+					    count - sw_run_rate);
+			count = sw_run_rate;
+		}
+		/* In batches, so that a CPU can go offline in between */
+		while (count && !kthread_should_stop()) {
+			unsigned long n = min_t(unsigned long, count, SW_ARM_CHUNK);
+
+			if (sw_arm_batch(n, -1, sw_setup_preset, &sw_run_preset, 0)) {
+				pr_warn_ratelimited("run: could not arm %lu timers\n", count);
+				break;
+			}
+			count -= n;
+		}
 	}
 	sw_cpus_set_rearming(false);
 	WRITE_ONCE(sw_run_done, true);

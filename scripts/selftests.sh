@@ -37,7 +37,7 @@ SW_SELFTESTS_SINGLE_TCG=${SW_SELFTESTS_SINGLE_TCG:-sw_mirror_toggle_test}
 
 usage()
 {
-	echo "usage: $0 [K|all]..., K: $SW_VM_KERNELS" >&2
+	echo "usage: $0 [K|all]..., K: $SW_VM_KERNELS $SW_VM_EXTRA_KERNELS" >&2
 	exit 2
 }
 
@@ -190,10 +190,7 @@ kernels=("$@")
 # shellcheck disable=SC2206
 [ "${kernels[*]}" = all ] && kernels=($SW_VM_KERNELS)
 for k in "${kernels[@]}"; do
-	case " $SW_VM_KERNELS " in
-	*" $k "*) ;;
-	*) usage ;;
-	esac
+	sw_vm_known_kernel "$k" || usage
 done
 
 sw_need_vm

@@ -100,6 +100,8 @@ sw_kernel_source()
 #   hz250   x86_64, HZ=250, SMP, the debug kernel (lockdep, KASAN, kmemleak...)
 #   hz1000  x86_64, HZ=1000, SMP
 #   uml612  UML from linux-source-6.12, HZ=100, one CPU, the same config as uml
+#   kcsan   x86_64, HZ=250, SMP, KCSAN (data races); built on request only,
+#           not in SW_KERNELS: it takes long to build and to run
 # The x86_64 ones can also load the module and run the selftests.
 SW_KERNELS="uml hz250 hz1000 uml612"
 
@@ -120,6 +122,11 @@ sw_kunit_args()
 	hz1000)
 		echo "--arch=x86_64 --kunitconfig=$SW_ROOT/kunit/.kunitconfig" \
 		     "--kunitconfig=$cfg/vm.config --kconfig_add CONFIG_HZ_1000=y"
+		;;
+	kcsan)
+		echo "--arch=x86_64 --kunitconfig=$SW_ROOT/kunit/.kunitconfig" \
+		     "--kunitconfig=$cfg/vm.config --kunitconfig=$cfg/kcsan.config" \
+		     "--kconfig_add CONFIG_HZ_250=y"
 		;;
 	*)
 		return 1
@@ -189,6 +196,20 @@ sw_kernel_tree()
 #   debug           our x86_64 HZ=250 debug kernel (the hz250 KUnit kernel)
 # shellcheck disable=SC2034 # used by the scripts that source this
 SW_VM_KERNELS="debian debian-rt debian-6.12 debian-6.12-rt hz1000 debug"
+# Test kernels run on request only, not in the matrix (a kernel named on
+# the command line of vm.sh or selftests.sh):
+#   kcsan           our x86_64 HZ=250 KCSAN kernel (the kcsan KUnit kernel)
+# shellcheck disable=SC2034 # used by the scripts that source this
+SW_VM_EXTRA_KERNELS="kcsan"
+
+# Whether $1 is a test kernel vm.sh can boot
+sw_vm_known_kernel()
+{
+	case " $SW_VM_KERNELS $SW_VM_EXTRA_KERNELS " in
+	*" $1 "*)	return 0 ;;
+	*)		return 1 ;;
+	esac
+}
 
 # The metapackage that names the release of one of Debian's kernels
 sw_debian_metapackage()
@@ -233,6 +254,9 @@ sw_vm_kunit_kernel()
 		;;
 	debug)
 		echo hz250
+		;;
+	kcsan)
+		echo kcsan
 		;;
 	*)
 		return 1

@@ -14,6 +14,7 @@
 #   debian-6.12-rt  Debian's 6.12 LTS PREEMPT_RT
 #   hz1000          our x86_64 HZ=1000 kernel
 #   debug           our x86_64 HZ=250 debug kernel (lockdep, KASAN, kmemleak...)
+#   kcsan           our x86_64 HZ=250 KCSAN kernel (data races), on request
 #
 # Nothing is loaded: the guest gets shadow_wheel.ko built for that kernel as
 # /shadow_wheel.ko, each --file SRC (a file or a directory) as DEST (default
@@ -32,7 +33,8 @@
 # The console goes to stdout. The exit status is the script's, or 124 on a
 # timeout, 125 if the guest never reported one (a crash), 3 if the script
 # passed but the console shows a kernel splat (each is printed on stderr as
-# "vm: splat: <line>").
+# "vm: splat: <line>"). A KCSAN report is a splat when one of the two racing
+# accesses is the module's; the kernel's own races are counted apart.
 set -u
 . "$(dirname "$0")/sw-lib.sh"
 
@@ -40,7 +42,7 @@ usage()
 {
 	echo "usage: $0 [--kernel K] [--smp N] [--mem MB] [--disk MB]" \
 	     "[--timeout SECONDS] [--file SRC[:DEST]]... GUEST_SCRIPT" >&2
-	echo "K: $SW_VM_KERNELS" >&2
+	echo "K: $SW_VM_KERNELS $SW_VM_EXTRA_KERNELS" >&2
 	exit 2
 }
 
@@ -221,14 +223,26 @@ sw_vm_console_nesting()
 	' "$1"
 }
 
+# KCSAN's reports of the console log $1 ("BUG: KCSAN: data-race in A / B")
+# that are not about the module: neither racing access was made by a
+# function of shadow_wheel. They are the kernel's own races, which the
+# kcsan kernel finds under TCG in its scheduler, RCU and timer code; they
+# are counted on stderr, not taken for splats.
+sw_vm_kcsan_not_ours()
+{
+	grep -a 'BUG: KCSAN: ' "$1" | grep -av '\[shadow_wheel\]'
+}
+
 # The splats on the console log $1, one per line
 sw_vm_splats()
 {
-	local console
+	local console kcsan
 
 	console=$(sw_vm_console_nesting "$1")
+	kcsan=$(sw_vm_kcsan_not_ours "$1")
 	grep -aE "$SW_VM_SPLATS" "$1" | grep -avE "$SW_VM_NOT_SPLATS" |
-		{ if [ -n "$console" ]; then grep -avxF "$console"; else cat; fi; }
+		{ if [ -n "$console" ]; then grep -avxF "$console"; else cat; fi; } |
+		{ if [ -n "$kcsan" ]; then grep -avxF "$kcsan"; else cat; fi; }
 	sw_vm_leaks "$1"
 }
 
@@ -250,9 +264,12 @@ sw_vm_leaks()
 # The exit status for console log $1 and QEMU status $2, reported on stderr
 sw_vm_status()
 {
-	local log=$1 qemu_rc=$2 rc splats up line
+	local log=$1 qemu_rc=$2 rc splats up line kcsan
 
 	splats=$(sw_vm_splats "$log")
+	kcsan=$(sw_vm_kcsan_not_ours "$log" | wc -l)
+	[ "$kcsan" -eq 0 ] ||
+		sw_log "vm: $kcsan KCSAN reports of the kernel's own races (none in shadow_wheel)"
 	rc=$(grep -ao "$SW_VM_MARKER=[0-9]\+" "$log" | tail -n 1 | cut -d= -f2)
 	up=$(grep -ao 'SW_GUEST_START uptime [0-9.]*' "$log" | head -n 1 | awk '{print $3}')
 	sw_log "vm: $kernel: init at ${up:-?} s of guest uptime;" \
@@ -319,10 +336,7 @@ done
 [ $# -eq 1 ] || usage
 script=$1
 [ -f "$script" ] || sw_die "no guest script $script"
-case " $SW_VM_KERNELS " in
-*" $kernel "*) ;;
-*) usage ;;
-esac
+sw_vm_known_kernel "$kernel" || usage
 if [ -z "$mem" ]; then
 	mem=1024
 	[ "$kernel" = debug ] && mem=2048
