@@ -367,7 +367,7 @@ static void sw_mirror_free(struct sw_mirror_live *live)
  */
 int sw_mirror_start_records(unsigned long nr_records, bool with_own)
 {
-	struct sw_mirror_live *live = &sw_live_mirror, fresh = {};
+	struct sw_mirror_live *live = &sw_live_mirror, fresh = {}, old;
 	unsigned long log_entries = READ_ONCE(mirror_log);
 	struct task_struct *drainer;
 	int ret;
@@ -405,28 +405,34 @@ int sw_mirror_start_records(unsigned long nr_records, bool with_own)
 	fresh.with_own = with_own;
 	fresh.started = jiffies;
 
-	/* No probe runs now: the old mirror can go and the new one take its place */
-	sw_mirror_free(live);
+	/*
+	 * No probe runs now: the new mirror takes the old one's place, which
+	 * comes back if the start fails (nothing changes on an error)
+	 */
+	old = *live;
 	*live = fresh;
 	drainer = kthread_run(sw_mirror_drainer, NULL, "shadow_wheel_mirror");
 	if (IS_ERR(drainer)) {
 		ret = PTR_ERR(drainer);
-		goto stopped;
+		goto restore;
 	}
 	live->drainer = drainer;
+	/* On failure it has unregistered what it registered and waited */
 	ret = sw_mirror_register();
 	if (ret) {
 		kthread_stop(live->drainer);
-		live->drainer = NULL;
-		goto stopped;
+		goto restore;
 	}
 	live->running = true;
+	sw_mirror_free(&old);
 	mutex_unlock(&sw_mirror_mutex);
 	pr_info("mirror: started, %lu records, a log of %lu events, %u wheels\n", nr_records,
 		live->log.mask + 1, live->m->nr_wheels);
 	return 0;
-stopped:
-	live->stopped = jiffies;
+restore:
+	live->drainer = NULL;
+	sw_mirror_free(live);
+	*live = old;
 	mutex_unlock(&sw_mirror_mutex);
 	return ret;
 fail:
