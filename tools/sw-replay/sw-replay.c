@@ -438,7 +438,13 @@ static void sw_replay_report(struct sw_replay *rp, struct sw_mirror_report *rep,
 		}
 	}
 	if (show & SW_SHOW_LATENESS) {
-		printf("# lateness\n");
+		unsigned int b;
+
+		/* The largest lateness each histogram bin holds, the last: the rest */
+		printf("# lateness hist_tops");
+		for (b = 0; b + 1 < SW_MIRROR_LAT_BINS; b++)
+			printf("%c%ld", b ? ',' : ' ', sw_mirror_lat_bin_top(b));
+		printf(",max\n");
 		sw_mirror_report_lateness(&p, rep);
 	}
 	if (show & SW_SHOW_DIFF) {
