@@ -165,16 +165,13 @@ bench_plot()
 		*) args+=("$1"); shift ;;
 		esac
 	done
-	sw_need_packages gnuplot-nox
 	sw_bench_build
 	mkdir -p "$dir" || sw_die "cannot create $dir"
 	"$SW_ROOT/bench/sw-bench" --wheel classic --wheel seed --trace "$dir/bench-ticks.dat" \
 		"${args[@]}" >&2 || sw_die "sw-bench failed"
 	# Columns: tick seed classic. The picture shows it all; the text the first
 	# 1024 ticks, four root revolutions of the classic wheel
-	gnuplot <<EOF || sw_die "gnuplot failed"
-set terminal pngcairo size 1000,500
-set output '$dir/bench-ticks.png'
+	sw_gnuplot_png "$dir/bench-ticks.png" 1000 500 <<EOF
 set title "Per-tick cost under the same traffic"
 set xlabel "tick"
 set ylabel "ns (log)"

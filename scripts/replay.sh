@@ -8,6 +8,8 @@
 #   scripts/replay.sh --check [TRACE...]             the test of make check
 #   scripts/replay.sh --fuzz [--runs N] [TRACE]      the reader under ASan,
 #                                                    fed broken copies
+#   scripts/replay.sh --plot DIR [TRACE...]          per-tick cost and
+#                                                    lateness, as PNGs
 #
 # TRACE is a trace.dat, or one compressed with xz, gzip or zstd
 # (.dat.xz/.gz/.zst); --check and --fuzz take the shipped traces under
@@ -17,6 +19,12 @@
 # random bytes of it, and runs each copy through sw-replay built with
 # AddressSanitizer and UBSan: every run must end with the report or a
 # clear error (exit 0 or 2), never a sanitizer report, a signal or a hang.
+# --plot writes, for each trace T (default: the shipped ones), into DIR:
+# T-ticks.dat (sw-replay --tick-cost) and T-ticks.png, the cost of each
+# tick processed over the trace's time by the seed, mainline and classic
+# wheels and the heap, at the trace's HZ and at 1000; T-lateness.dat and
+# T-lateness.png, the lateness histogram of each wheel at each HZ of the
+# report (its levels summed).
 set -u
 . "$(dirname "$0")/sw-lib.sh"
 
@@ -158,6 +166,125 @@ PYEND
 	[ "$bad" -eq 0 ]
 }
 
+# The lateness histograms of the report (sw-replay --only lateness $1), one
+# column per wheel, its levels summed, a row per bin up to the last used:
+# "BIN LABEL COUNT..."; the first line names the columns (gnuplot's
+# columnhead)
+sw_replay_lateness_dat()
+{
+	"$SW_REPLAY_DIR/sw-replay" --only lateness "$1" | awk '
+	/^# lateness hist_tops / { nb = split($4, top, ",") }
+	/^wheel / {
+		if (!($2 in col)) { col[$2] = ++nw; name[nw] = $2 }
+		n = split($NF, h, ",")
+		for (b = 1; b <= n; b++) {
+			c[col[$2], b] += h[b]
+			if (h[b] && b > last)
+				last = b
+		}
+	}
+	END {
+		if (!nb || !nw)
+			exit 1
+		printf "bin label"
+		for (w = 1; w <= nw; w++)
+			printf " %s", name[w]
+		printf "\n"
+		for (b = 1; b <= last; b++) {
+			if (b == 1)
+				label = "early"
+			else if (top[b] == "max")
+				label = ">" top[b - 1]
+			else if (top[b] == top[b - 1] + 1)
+				label = top[b]
+			else
+				label = top[b - 1] + 1 "-" top[b]
+			printf "%d %s", b - 1, label
+			for (w = 1; w <= nw; w++)
+				printf " %d", c[w, b]
+			printf "\n"
+		}
+	}'
+}
+
+sw_replay_plot()
+{
+	local dir=$1 f plain name hz hzs h cols c i w plots
+	local traces=("${@:2}")
+
+	[ ${#traces[@]} -gt 0 ] || mapfile -t traces < <(sw_replay_traces)
+	[ ${#traces[@]} -gt 0 ] || sw_die "replay: no trace to plot"
+	mkdir -p "$dir" || sw_die "cannot create $dir"
+	for f in "${traces[@]}"; do
+		plain=$(sw_replay_plain "$f") || exit 1
+		name=$(basename "$f")
+		name=${name%%.dat*}
+		"$SW_REPLAY_DIR/sw-replay" --tick-cost "$plain" | sed 's/^replay /# replay /' \
+			>"$dir/$name-ticks.dat"
+		[ "${PIPESTATUS[0]}" -eq 0 ] || sw_die "replay: sw-replay --tick-cost $f failed"
+		hz=$(sed -n 's/^# replay hz \([0-9]*\) .*/\1/p' "$dir/$name-ticks.dat")
+		hzs=$hz
+		[ "$hz" = 1000 ] || hzs="$hz 1000"
+		# Blocks by HZ, then seed, mainline, classic, heap (gnuplot's index);
+		# the heap, which looks at every tick, drawn first, under the wheels
+		plots=
+		i=0
+		for h in $hzs; do
+			plots+="set title '$name: the cost of each tick processed, HZ $h'
+set ylabel 'ns (log)'
+set logscale y
+plot for [k = 3:0:-1] '$dir/$name-ticks.dat' index ($i * 4 + k) using 1:2 \\
+	with points pt 7 ps 0.3 lc k + 1 title word('seed mainline classic heap', k + 1)
+set title '$name: tick processing so far, HZ $h'
+set ylabel 'ns, summed'
+unset logscale y
+plot for [k = 3:0:-1] '$dir/$name-ticks.dat' index ($i * 4 + k) \\
+	using 1:(s = (\$0 == 0 ? 0 : s) + \$2) \\
+	with lines lw 2 lc k + 1 title word('seed mainline classic heap', k + 1)
+"
+			i=$((i + 1))
+		done
+		sw_gnuplot_png "$dir/$name-ticks.png" 1000 $((i * 700)) <<PLOTEND
+set multiplot layout $((i * 2)),1
+set xlabel "seconds into the trace"
+set key top left
+s = 0
+$plots
+unset multiplot
+PLOTEND
+		sw_replay_lateness_dat "$plain" >"$dir/$name-lateness.dat" ||
+			sw_die "replay: no lateness report for $f"
+		hzs=$(head -n 1 "$dir/$name-lateness.dat" | tr ' ' '\n' | sed -n 's/.*\.//p' |
+			awk '!seen[$0]++')
+		plots=
+		i=0
+		for h in $hzs; do
+			cols=
+			c=3
+			for w in $(head -n 1 "$dir/$name-lateness.dat" | cut -d' ' -f3-); do
+				[ "${w#*.}" = "$h" ] && cols+=" $c"
+				c=$((c + 1))
+			done
+			plots+="set title '$name: lateness of the expired timers, HZ $h'
+plot for [c in '$cols'] '$dir/$name-lateness.dat' using 1:(column(c + 0)):xtic(2) \\
+	with linespoints pt 7 title columnhead(c + 0)
+"
+			i=$((i + 1))
+		done
+		sw_gnuplot_png "$dir/$name-lateness.png" 1000 $((i * 300)) <<PLOTEND
+set multiplot layout $i,1
+set xlabel "ticks late (the histogram's bins)"
+set ylabel "timers (log)"
+set logscale y
+set key top right
+set xtics rotate by -45
+$plots
+unset multiplot
+PLOTEND
+		echo "replay: $f: $dir/$name-ticks.png $dir/$name-lateness.png"
+	done
+}
+
 make -C "$SW_REPLAY_DIR" sw-replay >/dev/null || sw_die "replay: building tools/sw-replay FAILED"
 case "${1:-}" in
 --check)
@@ -168,8 +295,13 @@ case "${1:-}" in
 	shift
 	sw_replay_fuzz "$@"
 	;;
+--plot)
+	[ $# -ge 2 ] || sw_die "usage: $0 --plot DIR [TRACE...]"
+	shift
+	sw_replay_plot "$@"
+	;;
 "")
-	sw_die "usage: $0 [--check|--fuzz [--runs N]] [sw-replay options] TRACE..."
+	sw_die "usage: $0 [--check|--fuzz [--runs N]|--plot DIR] [sw-replay options] TRACE..."
 	;;
 *)
 	args=()

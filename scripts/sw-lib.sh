@@ -36,6 +36,17 @@ sw_need_packages()
 		"${missing[@]}" >&2 || sw_die "apt-get install ${missing[*]} failed"
 }
 
+# gnuplot, its commands on stdin, into the PNG $1 ($2 by $3 pixels); the
+# commands may change the terminal after the picture (a text copy)
+sw_gnuplot_png()
+{
+	sw_need_packages gnuplot-nox
+	{
+		printf "set terminal pngcairo size %s,%s\nset output '%s'\n" "$2" "$3" "$1"
+		cat
+	} | gnuplot || sw_die "gnuplot failed ($1)"
+}
+
 # What building kernels and running them under UML and QEMU needs
 sw_need_kernel_build()
 {

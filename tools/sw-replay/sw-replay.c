@@ -9,6 +9,7 @@
  *
  *   sw-replay [--hz HZ] [--check] [--only stats|lateness|diff|top] TRACE.dat
  *   sw-replay [--hz HZ] --time [ROUNDS] TRACE.dat
+ *   sw-replay [--hz HZ] --tick-cost [ROUNDS] TRACE.dat
  *
  * HZ is inferred from the trace (jiffies against timestamps) unless given.
  * timer_cancel carries no jiffies: a cancel takes those of the next event
@@ -16,6 +17,8 @@
  * at the end of the trace. --check tests the replay (docs/replay.rst) and
  * prints "replay: TRACE: P passed, F failed". --time times the replay into
  * each wheel and the heap alone (sw_replay_time.c), best of ROUNDS (10).
+ * --tick-cost prints the cost of each tick processed by each of them at
+ * the trace's HZ and at 1000, the least of ROUNDS (5), for plotting.
  *
  * Exit status: 0, 1 if a check failed, 2 for bad usage or input.
  */
@@ -435,7 +438,13 @@ static void sw_replay_report(struct sw_replay *rp, struct sw_mirror_report *rep,
 		}
 	}
 	if (show & SW_SHOW_LATENESS) {
-		printf("# lateness\n");
+		unsigned int b;
+
+		/* The largest lateness each histogram bin holds, the last: the rest */
+		printf("# lateness hist_tops");
+		for (b = 0; b + 1 < SW_MIRROR_LAT_BINS; b++)
+			printf("%c%ld", b ? ',' : ' ', sw_mirror_lat_bin_top(b));
+		printf(",max\n");
 		sw_mirror_report_lateness(&p, rep);
 	}
 	if (show & SW_SHOW_DIFF) {
@@ -522,7 +531,8 @@ static void sw_replay_check(struct sw_replay *rp, const struct sw_mirror_report 
 
 static void usage(void)
 {
-	fprintf(stderr, "%s: %s [--hz HZ] [--check | --time [ROUNDS] | --only %s] TRACE.dat\n",
+	fprintf(stderr,
+		"%s: %s [--hz HZ] [--check | --time [ROUNDS] | --tick-cost [ROUNDS] | --only %s] TRACE.dat\n",
 		"usage", prog, "stats|lateness|diff|top");
 	exit(2);
 }
@@ -534,7 +544,7 @@ int main(int argc, char **argv)
 	unsigned int show = ~0U, i;
 	const char *path = NULL;
 	unsigned int time_rounds = 0;
-	bool check = false;
+	bool check = false, tick_cost = false;
 	char err[512], why[128];
 	int a;
 
@@ -548,14 +558,15 @@ int main(int argc, char **argv)
 			rp.hz_given = true;
 		} else if (!strcmp(argv[a], "--check")) {
 			check = true;
-		} else if (!strcmp(argv[a], "--time")) {
+		} else if (!strcmp(argv[a], "--time") || !strcmp(argv[a], "--tick-cost")) {
 			char *end;
 
-			time_rounds = 10;
+			tick_cost = !strcmp(argv[a], "--tick-cost");
+			time_rounds = tick_cost ? 5 : 10;
 			if (a + 2 < argc) {
 				time_rounds = strtoul(argv[++a], &end, 10);
 				if (*end || !time_rounds || time_rounds > 10000)
-					die("--time %s: not in 1..10000", argv[a]);
+					die("%s %s: not in 1..10000", argv[a - 1], argv[a]);
 			}
 		} else if (!strcmp(argv[a], "--only") && a + 1 < argc) {
 			static const char * const names[] = { "stats", "lateness", "diff", "top" };
@@ -598,7 +609,10 @@ int main(int argc, char **argv)
 
 		for (j = 0; j < rp.t.nr; j++)
 			timer_of[j] = sw_timers_index(&rp.timers, rp.t.evs[j].timer);
-		sw_replay_time(&rp.t, timer_of, rp.timers.nr, rp.hz, time_rounds);
+		if (tick_cost)
+			sw_replay_tick_cost(&rp.t, timer_of, rp.timers.nr, rp.hz, time_rounds);
+		else
+			sw_replay_time(&rp.t, timer_of, rp.timers.nr, rp.hz, time_rounds);
 		return 0;
 	}
 	sw_replay_run(&rp);

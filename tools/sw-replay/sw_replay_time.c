@@ -14,6 +14,11 @@
  * included, as many for each structure), with the ratios of the classic
  * wheel's figures to each. The best of @rounds replays counts. Figures
  * only: nothing is judged.
+ *
+ * sw-replay --tick-cost: the same replays at the trace's HZ and at 1000,
+ * each tick processed timed alone (two clock reads), the least of @rounds
+ * replays for each tick (they do the same work tick by tick), printed for
+ * plotting.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,24 +40,67 @@ static double sw_now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
+/* One tick processed, timed alone: --tick-cost */
+struct sw_tick_cost {
+	unsigned long	clk;
+	double		ns;
+};
+
+/* Per tick processed, its cost: the least of the rounds so far */
+struct sw_tick_costs {
+	struct sw_tick_cost	*c;
+	size_t			nr;
+	size_t			size;
+	unsigned int		round;
+};
+
 /* What one replay measured */
 struct sw_timing {
 	double		total_ns;
 	double		tick_ns;
 	unsigned long	ticks;
+	struct sw_tick_costs *costs;	/* or NULL: ticks not timed alone */
 };
 
+static void sw_tick_cost_add(struct sw_tick_costs *tc, unsigned long clk, double ns)
+{
+	if (tc->round) {
+		/* The rounds process the same ticks in the same order */
+		if (tc->nr < tc->size && tc->c[tc->nr].clk == clk && ns < tc->c[tc->nr].ns)
+			tc->c[tc->nr].ns = ns;
+		tc->nr++;
+		return;
+	}
+	if (tc->nr == tc->size) {
+		size_t size = tc->size ? tc->size * 2 : 4096;
+		struct sw_tick_cost *c = realloc(tc->c, size * sizeof(*c));
+
+		if (!c) {
+			fprintf(stderr, "sw-replay: out of memory\n");
+			exit(2);
+		}
+		tc->c = c;
+		tc->size = size;
+	}
+	tc->c[tc->nr++] = (struct sw_tick_cost){ .clk = clk, .ns = ns };
+}
+
 /* Bring @base to @clk: run (take out) every timer due before it */
-static unsigned long sw_time_catch_up(struct sw_base *base, unsigned long clk)
+static unsigned long sw_time_catch_up(struct sw_base *base, unsigned long clk,
+				      struct sw_tick_costs *tc)
 {
 	unsigned long ticks = 0;
 	struct sw_tick tick;
 
 	while (sw_time_before(base->clk, clk)) {
+		double a = tc ? sw_now_ns() : 0;
+
 		sw_collect_tick(base, clk - 1, &tick);
 		ticks++;
 		while (sw_tick_pop(&tick))
 			;
+		if (tc)
+			sw_tick_cost_add(tc, tick.clk, sw_now_ns() - a);
 	}
 	return ticks;
 }
@@ -63,6 +111,7 @@ static void sw_time_wheel(const struct sw_replay_trace *t, const size_t *timer_o
 {
 	struct sw_hz hz = *hz0;
 	struct sw_base *base = calloc(1, sizeof(*base));
+	struct sw_tick_costs *tc = out->costs;
 	double t0, t1;
 	size_t i;
 
@@ -75,6 +124,7 @@ static void sw_time_wheel(const struct sw_replay_trace *t, const size_t *timer_o
 	for (i = 0; i < nr_timers; i++)
 		sw_timer_init(&timers[i], 0);
 	memset(out, 0, sizeof(*out));
+	out->costs = tc;
 	t0 = sw_now_ns();
 	for (i = 0; i < t->nr; i++) {
 		const struct sw_replay_ev *ev = &t->evs[i];
@@ -86,10 +136,10 @@ static void sw_time_wheel(const struct sw_replay_trace *t, const size_t *timer_o
 		if (timed_ticks && sw_time_before(base->clk, clk)) {
 			double a = sw_now_ns();
 
-			out->ticks += sw_time_catch_up(base, clk);
+			out->ticks += sw_time_catch_up(base, clk, tc);
 			out->tick_ns += sw_now_ns() - a;
 		} else if (!timed_ticks) {
-			out->ticks += sw_time_catch_up(base, clk);
+			out->ticks += sw_time_catch_up(base, clk, NULL);
 		}
 		if (ev->type == SW_RE_START)
 			sw_modify(base, timer, sw_hz_expiry_at(&hz, ev->expires, ev->now));
@@ -107,6 +157,7 @@ static void sw_time_heap(const struct sw_replay_trace *t, const size_t *timer_of
 			 bool timed_ticks, struct sw_timing *out)
 {
 	struct sw_hz hz = *hz0;
+	struct sw_tick_costs *tc = out->costs;
 	struct sw_heap heap;
 	unsigned long clk;
 	double t0, t1;
@@ -118,6 +169,7 @@ static void sw_time_heap(const struct sw_replay_trace *t, const size_t *timer_of
 	}
 	memset(timers, 0, nr_timers * sizeof(*timers));
 	memset(out, 0, sizeof(*out));
+	out->costs = tc;
 	sw_hz_rebase(&hz, t->evs[0].now);
 	clk = sw_hz_clock(&hz, t->evs[0].now);
 	t0 = sw_now_ns();
@@ -132,9 +184,13 @@ static void sw_time_heap(const struct sw_replay_trace *t, const size_t *timer_of
 			a = sw_now_ns();
 		/* Tick by tick, as a wheel's clock goes: what is due before @now runs */
 		for (; sw_time_before(clk, now); clk++) {
+			double b = tc ? sw_now_ns() : 0;
+
 			while (sw_heap_pop_due(&heap, clk))
 				;
 			out->ticks++;
+			if (tc)
+				sw_tick_cost_add(tc, clk, sw_now_ns() - b);
 		}
 		if (a)
 			out->tick_ns += sw_now_ns() - a;
@@ -153,7 +209,7 @@ static void sw_time_heap(const struct sw_replay_trace *t, const size_t *timer_of
 /* The best of @rounds, the whole replay and its ticks timed apart */
 static void sw_time_one(const struct sw_replay_trace *t, const size_t *timer_of,
 			size_t nr_timers, int kind, const struct sw_hz *hz, unsigned int rounds,
-			struct sw_timing *best)
+			struct sw_tick_costs *tc, struct sw_timing *best)
 {
 	struct sw_timer *timers = calloc(nr_timers ? nr_timers : 1, sizeof(*timers));
 	struct sw_heap_timer *htimers = calloc(nr_timers ? nr_timers : 1, sizeof(*htimers));
@@ -169,8 +225,14 @@ static void sw_time_one(const struct sw_replay_trace *t, const size_t *timer_of,
 	if (kind < SW_WHEEL_NR_KINDS)
 		sw_geometry_init(&geo, kind, hz->vhz);
 	memset(best, 0, sizeof(*best));
-	for (pass = 0; pass < 2; pass++) {
+	/* Ticks timed alone: only the pass that times them */
+	for (pass = tc ? 1 : 0; pass < 2; pass++) {
 		for (r = 0; r < rounds; r++) {
+			m.costs = tc;
+			if (tc) {
+				tc->round = r;
+				tc->nr = 0;
+			}
 			if (kind < SW_WHEEL_NR_KINDS)
 				sw_time_wheel(t, timer_of, timers, nr_timers, &geo, hz, pass, &m);
 			else
@@ -185,6 +247,8 @@ static void sw_time_one(const struct sw_replay_trace *t, const size_t *timer_of,
 	free(timers);
 	free(htimers);
 }
+
+static const char * const sw_time_names[] = { "seed", "mainline", "classic", "heap" };
 
 static double sw_ratio(double x, double classic)
 {
@@ -202,7 +266,6 @@ static double sw_ratio(double x, double classic)
 void sw_replay_time(const struct sw_replay_trace *t, const size_t *timer_of, size_t nr_timers,
 		    unsigned int khz, unsigned int rounds)
 {
-	static const char * const names[] = { "seed", "mainline", "classic", "heap" };
 	unsigned int hzs[4] = { khz }, nr_hz = 1, h, k;
 	unsigned long spanned;
 	static const unsigned int vhz[] = { 100, 250, 1000 };
@@ -218,14 +281,14 @@ void sw_replay_time(const struct sw_replay_trace *t, const size_t *timer_of, siz
 		sw_hz_init(&hz, khz, hzs[h]);
 		spanned = sw_hz_clock(&hz, t->evs[t->nr - 1].now) - sw_hz_clock(&hz, t->evs[0].now);
 		for (k = 0; k < 4; k++)
-			sw_time_one(t, timer_of, nr_timers, k, &hz, rounds, &tm[k]);
+			sw_time_one(t, timer_of, nr_timers, k, &hz, rounds, NULL, &tm[k]);
 		for (k = 0; k < 4; k++) {
 			const struct sw_timing *c = &tm[SW_WHEEL_CLASSIC];
 			double ev_ns = tm[k].total_ns / t->nr;
 			double tick_ns = spanned ? tm[k].tick_ns / spanned : 0;
 
-			printf("time %s.%u events %zu ns_per_event %.1f", names[k], hzs[h], t->nr,
-			       ev_ns);
+			printf("time %s.%u events %zu ns_per_event %.1f", sw_time_names[k], hzs[h],
+			       t->nr, ev_ns);
 			printf(" ticks_spanned %lu ticks_processed %lu", spanned, tm[k].ticks);
 			printf(" tick_ns_per_tick %.1f", tick_ns);
 			printf(" classic_over_this.event %.2f classic_over_this.tick %.2f\n",
@@ -233,4 +296,44 @@ void sw_replay_time(const struct sw_replay_trace *t, const size_t *timer_of, siz
 			       sw_ratio(tick_ns, spanned ? c->tick_ns / spanned : 0));
 		}
 	}
+}
+
+/**
+ * sw_replay_tick_cost - print the cost of each tick processed, for plotting
+ * @t:		the trace, its events with jiffies (cancels' derived)
+ * @timer_of:	per event, its timer's index
+ * @nr_timers:	distinct timers
+ * @khz:	the trace's HZ
+ * @rounds:	replays of each, the least of them counts, tick by tick
+ *
+ * For each HZ (the trace's, then 1000) and each structure, a block of lines
+ * "SECONDS NS", the tick's time from the trace's start and what processing
+ * it took, headed by "# tick_cost NAME.HZ"; blocks are apart by two empty
+ * lines (gnuplot's index). A wheel's blocks hold only the ticks it
+ * processed; the ticks it skipped cost it nothing.
+ */
+void sw_replay_tick_cost(const struct sw_replay_trace *t, const size_t *timer_of,
+			 size_t nr_timers, unsigned int khz, unsigned int rounds)
+{
+	unsigned int hzs[2] = { khz, 1000 }, h, k;
+	struct sw_tick_costs tc = {};
+
+	for (h = 0; h < (khz == 1000 ? 1 : 2); h++) {
+		struct sw_timing tm;
+		struct sw_hz hz;
+		unsigned long clk0;
+		size_t i;
+
+		sw_hz_init(&hz, khz, hzs[h]);
+		clk0 = sw_hz_clock(&hz, t->evs[0].now);
+		for (k = 0; k < ARRAY_SIZE(sw_time_names); k++) {
+			sw_time_one(t, timer_of, nr_timers, k, &hz, rounds, &tc, &tm);
+			printf("# tick_cost %s.%u\n", sw_time_names[k], hzs[h]);
+			for (i = 0; i < tc.nr && i < tc.size; i++)
+				printf("%.4f %.0f\n", (double)(tc.c[i].clk - clk0) / hzs[h],
+				       tc.c[i].ns);
+			printf("\n\n");
+		}
+	}
+	free(tc.c);
 }

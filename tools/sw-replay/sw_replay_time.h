@@ -10,5 +10,7 @@
 
 void sw_replay_time(const struct sw_replay_trace *t, const size_t *timer_of, size_t nr_timers,
 		    unsigned int khz, unsigned int rounds);
+void sw_replay_tick_cost(const struct sw_replay_trace *t, const size_t *timer_of,
+			 size_t nr_timers, unsigned int khz, unsigned int rounds);
 
 #endif /* _SW_REPLAY_TIME_H */
