@@ -143,7 +143,7 @@ sw_load_report()
 		if (in_final) {
 			if (v["alive"] != 0 || v["pending"] != 0)
 				bad = bad " alive=" v["alive"] " pending=" v["pending"]
-			printf "load: %s after cancel-all: pending %d alive %d%s\n", kernel,
+			printf "load: %s after cancel-all: pending %s alive %s%s\n", kernel,
 				v["pending"], v["alive"], bad == "" ? "" : " BROKEN" bad
 			broken += bad != ""
 			in_final = 0
@@ -156,7 +156,7 @@ sw_load_report()
 			broken_ramp = 1
 		printf "load: %s rate=%d armed/s=%.0f expired=%d delivery_p99=%s delivery_max=%d",
 			kernel, rate, v["armed"] / step, e, p99, dmax
-		printf " catchup_max=%d tick_ns_max=%d pending=%d step_s=%.1f %s%s\n",
+		printf " catchup_max=%s tick_ns_max=%s pending=%s step_s=%.1f %s%s\n",
 			v["catchup_max"], v["tick_ns_max"], v["pending"], t1 - t0,
 			holds ? "holds" : "behind", bad == "" ? "" : " BROKEN" bad
 		broken += bad != ""

@@ -116,7 +116,7 @@ check_stats()
 			    v[p "pending"] + v[p "migrated_out"])
 				bad = bad " cpu" c
 		}
-		printf "%d armed %d expired %d cancelled %d pending %d alive %d migrated %d catchup_max %d tick_ns_max %d\n",
+		printf "%d armed %s expired %s cancelled %s pending %s alive %s migrated %s catchup_max %s tick_ns_max %s\n",
 			up, v["armed"], v["expired"], v["cancelled"], v["pending"], v["alive"],
 			v["migrated"], v["catchup_max"], v["tick_ns_max"]
 		if (bad != "") {
