@@ -642,20 +642,34 @@ static int fz_model_run(const struct fz_state *st, struct fz_words *w, struct fz
 	return 0;
 }
 
-/* The first result the grammar gives for a write of @len bytes at @buf */
-static int fz_model_control(const struct fz_state *st, const char *buf, size_t len, bool bad,
-			    struct fz_expect *e)
+/*
+ * What a command file does with a write of @len bytes at @buf before it reads
+ * the words: the length, the copy from user space, no NUL. 0 and the words in
+ * @w, or the error.
+ */
+static int fz_model_words(const char *buf, size_t len, bool bad, struct fz_words *w)
 {
-	struct fz_words w;
-	const char *cmd;
-
 	if (len > SWT_CMD_MAX)
 		return -EINVAL;
 	if (bad)
 		return -EFAULT;
 	if (memchr(buf, '\0', len))
 		return -EINVAL;
-	fz_split(buf, len, &w);
+	fz_split(buf, len, w);
+	return 0;
+}
+
+/* The first result the grammar gives for a write of @len bytes at @buf */
+static int fz_model_control(const struct fz_state *st, const char *buf, size_t len, bool bad,
+			    struct fz_expect *e)
+{
+	struct fz_words w;
+	const char *cmd;
+	int err;
+
+	err = fz_model_words(buf, len, bad, &w);
+	if (err)
+		return err;
 	if (!w.nr)
 		return -EINVAL;
 	cmd = w.w[0];
@@ -686,14 +700,11 @@ static int fz_model_bench(const struct fz_state *st, const char *buf, size_t len
 	unsigned int seen = 0, i, k;
 	struct fz_words w;
 	char *key, *value;
+	int err;
 
-	if (len > SWT_CMD_MAX)
-		return -EINVAL;
-	if (bad)
-		return -EFAULT;
-	if (memchr(buf, '\0', len))
-		return -EINVAL;
-	fz_split(buf, len, &w);
+	err = fz_model_words(buf, len, bad, &w);
+	if (err)
+		return err;
 	for (i = 0; i < w.nr; i++) {
 		key = fz_key(w.w[i], &value);
 		for (k = 0; k < ARRAY_SIZE(keys) && strcmp(key, keys[k]); k++)
