@@ -135,8 +135,7 @@ static const char *swt_after_word(const char *s, const char *word)
 	return swt_skip_word(s);
 }
 
-/* The word after the word @key in @s, and its length */
-static const char *swt_field(const char *s, const char *key, size_t *len)
+const char *swt_field(const char *s, const char *key, size_t *len)
 {
 	size_t klen = strlen(key), n;
 

@@ -43,40 +43,24 @@ int swt_mirror_param(const char *name, const char *value)
 	return swt_write_file(path, value, strlen(value));
 }
 
-/* The value of @key in "key value key value...", or NULL */
-static const char *swt_words_find(const char *val, const char *key)
-{
-	size_t klen = strlen(key);
-	const char *p = val;
-
-	while (*p) {
-		const char *end = p + strcspn(p, " ");
-		const char *v = end + strspn(end, " ");
-
-		if ((size_t)(end - p) == klen && !strncmp(p, key, klen))
-			return v;
-		p = v + strcspn(v, " ");
-		p += strspn(p, " ");
-	}
-	return NULL;
-}
-
 static int swt_words_u64(const char *val, const char *key, u64 *out)
 {
-	const char *v = swt_words_find(val, key);
+	size_t len;
+	const char *v = swt_field(val, key, &len);
 
-	return v ? swt_parse_u64(v, strcspn(v, " "), out) : -ENOENT;
+	return v ? swt_parse_u64(v, len, out) : -ENOENT;
 }
 
 /* As swt_words_u64(), for a value that may be negative */
 static int swt_words_s64(const char *val, const char *key, s64 *out)
 {
-	const char *v = swt_words_find(val, key);
 	char word[64], *e;
+	size_t len;
+	const char *v = swt_field(val, key, &len);
 
 	if (!v)
 		return -ENOENT;
-	snprintf(word, sizeof(word), "%.*s", (int)strcspn(v, " "), v);
+	snprintf(word, sizeof(word), "%.*s", (int)len, v);
 	errno = 0;
 	*out = strtoll(word, &e, 10);
 	return errno || *e || e == word ? -EINVAL : 0;

@@ -30,6 +30,9 @@ void swt_debugfs_path(char *path, size_t size, const char *rel);
 /* @s after its first word and the blanks that follow it */
 const char *swt_skip_word(const char *s);
 
+/* The word after the word @key in @s ("k1 v1 k2 v2 ..."), and its length */
+const char *swt_field(const char *s, const char *key, size_t *len);
+
 /* A decimal number of @len characters at @s */
 int swt_parse_u64(const char *s, size_t len, u64 *out);
 
