@@ -55,6 +55,16 @@ now()
 	cut -d. -f1 /proc/uptime
 }
 
+# Fetch /$1 from the server again and again until $end; print how many times
+fetch_until_end()
+{
+	n=0
+	while [ "$(now)" -lt "$end" ]; do
+		wget -q -O /dev/null "http://127.0.0.1:$port/$1" && n=$((n + 1))
+	done
+	echo "$n"
+}
+
 short=
 bulk=
 disk=
@@ -73,21 +83,9 @@ if [ "$workload" = tcp ] || [ "$workload" = mix ]; then
 fi
 end=$(($(now) + seconds))
 if [ -n "$server" ]; then
-	(
-		n=0
-		while [ "$(now)" -lt "$end" ]; do
-			wget -q -O /dev/null "http://127.0.0.1:$port/small" && n=$((n + 1))
-		done
-		echo "real_traffic: $n short TCP connections"
-	) &
+	echo "real_traffic: $(fetch_until_end small) short TCP connections" &
 	short=$!
-	(
-		n=0
-		while [ "$(now)" -lt "$end" ]; do
-			wget -q -O /dev/null "http://127.0.0.1:$port/bulk" && n=$((n + 1))
-		done
-		echo "real_traffic: $((n * 16)) MB streamed"
-	) &
+	echo "real_traffic: $(($(fetch_until_end bulk) * 16)) MB streamed" &
 	bulk=$!
 fi
 
