@@ -25,6 +25,8 @@
 # multi-threaded TCG does not survive (docs/testing.rst).
 # Results are counted from the tests' TAP output; a kernel whose run failed
 # otherwise (a splat, a crash, a timeout, no results) counts as one failure.
+# The console log of a failed run is kept in $SW_SELFTESTS_LOGS, and the
+# failed tests are listed at the end.
 # Ends with one line "selftests: P passed, F failed"; the exit status is
 # non-zero if anything failed.
 set -u
@@ -34,6 +36,8 @@ set -u
 SW_SELFTESTS_TIMEOUT=${SW_SELFTESTS_TIMEOUT:-900}
 # Run with one host thread for all the guest's CPUs (TEST_GEN_PROGS_EXTENDED)
 SW_SELFTESTS_SINGLE_TCG=${SW_SELFTESTS_SINGLE_TCG:-sw_mirror_toggle_test}
+# Where the console logs of failed runs are kept
+SW_SELFTESTS_LOGS=${SW_SELFTESTS_LOGS:-$SW_CACHE/selftests-logs}
 
 usage()
 {
@@ -180,9 +184,27 @@ sw_selftests_run()
 		sw_log "selftests: $what: the run FAILED (vm.sh status $rc)"
 		failed=$((failed + 1))
 		bad+=("$kernel")
+		sw_selftests_keep "$what" "$log"
 	elif [ "$f" -ne 0 ]; then
 		bad+=("$kernel")
+		sw_selftests_keep "$what" "$log"
 	fi
+}
+
+# Keep the console log $2 of a failed run on $1 in $SW_SELFTESTS_LOGS, and
+# its failed tests for the summary: the log in the run's directory is gone
+# when the script ends, and CI shows only the last lines of the output
+sw_selftests_keep()
+{
+	local what=$1 log=$2 kept
+
+	mkdir -p "$SW_SELFTESTS_LOGS" &&
+		kept=$(mktemp "$SW_SELFTESTS_LOGS/$(date +%Y%m%d-%H%M%S)-${what%% *}.XXXX.log") &&
+		cp "$log" "$kept" || kept="(not kept)"
+	failures+=("$what: console log $kept")
+	while read -r line; do
+		failures+=("$what: $line")
+	done < <(sed -n 's/^\(# \)*\(not ok [0-9]* .*\)/\2/p' "$log" | sort -u)
 }
 
 kernels=("$@")
@@ -196,7 +218,7 @@ done
 sw_need_vm
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-passed=0 failed=0 skipped=0 bad=()
+passed=0 failed=0 skipped=0 bad=() failures=()
 if ! built=$(sw_selftests_build "$work"); then
 	sw_log "selftests: cannot build the selftests: nothing ran"
 	echo "selftests: 0 passed, 1 failed"
@@ -209,6 +231,9 @@ for k in "${kernels[@]}"; do
 			tcg,thread=single
 done
 if [ ${#bad[@]} -ne 0 ]; then
+	for line in "${failures[@]}"; do
+		sw_log "selftests: failed on $line"
+	done
 	sw_log "selftests: FAILED on ${bad[*]} ($skipped skipped)"
 else
 	sw_log "selftests: all passed on ${kernels[*]} ($skipped skipped)"
