@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sw-bench: the wheel core in user space, unchanged (core/sw_wheel.c,
+ * sw-bench: the wheel core in user space, unchanged (core/wheel/sw_wheel.c,
  * sw_classic.c and the workloads of sw_bench.c, built against the
  * stand-ins in core/user/include), timed on the same workload for every
  * wheel and for a binary min-heap.
@@ -27,7 +27,7 @@
 #include <valgrind/callgrind.h>
 #include <linux/minmax.h>
 
-#include "../core/sw_bench.h"
+#include "sw_bench.h"
 #include "sw_heap.h"
 
 #define SW_NR_TARGETS	4	/* seed, mainline, classic, heap */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sw-mirror-bench: what the mirror's core (core/sw_mirror.c, unchanged)
+ * sw-mirror-bench: what the mirror's core (core/mirror/sw_mirror.c, unchanged)
  * costs per real timer event, natively in user space, without the probe,
  * its lock or the kernel around it:
  *
@@ -18,7 +18,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../core/sw_mirror.h"
+#include "sw_mirror.h"
 
 #define NR	65536UL
 

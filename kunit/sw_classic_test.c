@@ -2,7 +2,7 @@
 /*
  * KUnit suite shadow_wheel_classic: the classic cascading wheel, the
  * baseline the benchmarks compare against, held to its own contract (the
- * comment at the top of core/sw_classic.c): placed by the table, run on
+ * comment at the top of core/wheel/sw_classic.c): placed by the table, run on
  * the exact tick, never early and never late, cascaded level by level on
  * the ticks that begin a bucket's span, next expiry found by scanning.
  */

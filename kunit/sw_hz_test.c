@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit suite shadow_wheel_hz: jiffies as the ticks of another HZ
- * (core/sw_hz.h), for every kernel HZ the core knows and every virtual
+ * (core/wheel/sw_hz.h), for every kernel HZ the core knows and every virtual
  * HZ the mirror runs. The reference is the formula of sw_hz.h evaluated
  * in 64-bit arithmetic from the origin, checked at every jiffy of whole
  * seconds around the origin (a second repeats the pattern), far from it,
@@ -12,7 +12,7 @@
 #include <linux/math64.h>
 #include <linux/prandom.h>
 
-#include "../core/sw_hz.h"
+#include "sw_hz.h"
 
 struct sw_hz_param {
 	unsigned int	khz;

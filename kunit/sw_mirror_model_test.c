@@ -29,7 +29,7 @@
 #include <linux/prandom.h>
 #include <linux/slab.h>
 
-#include "../core/sw_mirror.h"
+#include "sw_mirror.h"
 
 #define MM_TIMERS	192
 #define MM_RECS		(MM_TIMERS + 8)

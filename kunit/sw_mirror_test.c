@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suites for the mirror (core/sw_mirror.c, core/sw_diff.c): the
+ * KUnit suites for the mirror (core/mirror/sw_mirror.c, core/mirror/sw_diff.c): the
  * kernel's timer events replayed into passive wheels.
  *
  * shadow_wheel_mirror_events states the classification table at the top
@@ -13,7 +13,7 @@
 #include <linux/kernel.h>
 #include <linux/slab.h>
 
-#include "../core/sw_mirror.h"
+#include "sw_mirror.h"
 
 #define SW_MT_RECS	8
 #define SW_MT_CPUS	4

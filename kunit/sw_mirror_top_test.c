@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit suite for the mirror's table per timer function
- * (core/sw_mirror_top.c) and its report (mirror/top, core/sw_mirror_report.c):
+ * (core/mirror/sw_mirror_top.c) and its report (mirror/top, core/mirror/sw_mirror_report.c):
  * the hashed table against a plain linear one with the same semantics
  * (the first SW_MIRROR_TOP_FNS functions seen get an entry, the rest go to
  * "others"), the accounting of an event, and the order of the report.
@@ -12,8 +12,8 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "../core/sw_mirror_report.h"
-#include "../core/sw_mirror_top.h"
+#include "sw_mirror_report.h"
+#include "sw_mirror_top.h"
 
 /* Function identities: addresses in an array, never called */
 static char sw_tt_fns[4 * SW_MIRROR_TOP_FNS];

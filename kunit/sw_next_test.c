@@ -21,7 +21,7 @@
 #include <linux/prandom.h>
 #include <linux/slab.h>
 
-#include "../core/sw_wheel_internal.h"
+#include "sw_wheel_internal.h"
 #include "sw_test_common.h"
 
 #define SW_NEXT_TIMERS		128

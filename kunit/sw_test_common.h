@@ -2,14 +2,14 @@
 /*
  * What the shadow-wheel KUnit suites share: the parameters (geometry x HZ),
  * the clocks each test starts from, and the contract of the wheel written
- * down independently of the core, from the tables in core/sw_wheel.c.
+ * down independently of the core, from the tables in core/wheel/sw_wheel.c.
  */
 #ifndef _SHADOW_WHEEL_SW_TEST_COMMON_H
 #define _SHADOW_WHEEL_SW_TEST_COMMON_H
 
 #include <kunit/test.h>
 
-#include "../core/sw_wheel.h"
+#include "sw_wheel.h"
 
 struct sw_test_param {
 	enum sw_wheel_kind	kind;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit suites for the shadow-wheel core: each case states one part of the
- * contract written at the top of core/sw_wheel.c and checks it for both
+ * contract written at the top of core/wheel/sw_wheel.c and checks it for both
  * non-cascading geometries (the classic wheel too, where the rule is
  * shared) at HZ 100, 250 and 1000, from clocks at 0, INITIAL_JIFFIES and
  * around the wrap of unsigned long.

@@ -27,7 +27,7 @@
 #include <linux/spinlock.h>
 #include <linux/timer.h>
 
-#include "../core/sw_bench.h"
+#include "sw_bench.h"
 #include "sw_bench_run.h"
 #include "sw_compat.h"
 #include "sw_cpu.h"

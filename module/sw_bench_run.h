@@ -8,7 +8,7 @@
 #include <linux/seq_file.h>
 #include <linux/types.h>
 
-#include "../core/sw_bench.h"
+#include "sw_bench.h"
 
 #define SW_BENCH_TIMERS_MAX	1000000UL
 #define SW_BENCH_TICKS_MAX	1000000UL

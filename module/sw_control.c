@@ -25,7 +25,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "../core/sw_bench.h"
+#include "sw_bench.h"
 #include "sw_bench_run.h"
 #include "sw_control.h"
 #include "sw_cpu.h"

@@ -8,11 +8,11 @@
 #include <linux/types.h>
 
 #include "sw_stats.h"
-#include "../core/sw_wheel.h"
+#include "sw_wheel.h"
 
 /*
  * What a shadow timer does when its time comes: listed once, for the enum
- * and the tracepoints (see SW_LIST() in core/sw_wheel.h)
+ * and the tracepoints (see SW_LIST() in core/wheel/sw_wheel.h)
  */
 #define SW_SHADOW_KINDS SW_LIST(						\
 	/* expires, or is cancelled, once */					\

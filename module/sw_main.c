@@ -12,7 +12,7 @@
 #include "sw_cpu.h"
 #include "sw_debugfs.h"
 #include "sw_mirror_run.h"
-#include "../core/sw_wheel.h"
+#include "sw_wheel.h"
 #include "sw_bench_run.h"
 #include "sw_traffic.h"
 

@@ -22,7 +22,7 @@
 #include <linux/compiler.h>
 #include <asm/barrier.h>
 
-#include "../core/sw_mirror.h"
+#include "sw_mirror.h"
 
 /* The entries a log may have, at least and at most */
 #define SW_MIRROR_LOG_MIN	64UL

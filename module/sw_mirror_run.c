@@ -3,7 +3,7 @@
  * shadow-wheel: the mirror on the running kernel. Probes on the kernel's
  * timer tracepoints (timer_start, timer_cancel, timer_expire_entry) take
  * every real timer event as it happens; one struct sw_mirror
- * (core/sw_mirror.c) replays them into every kind of wheel at the
+ * (core/mirror/sw_mirror.c) replays them into every kind of wheel at the
  * kernel's HZ and at HZ 100, 250 and 1000, side by side, with the
  * differential against the kernel's own wheel.
  *
@@ -54,8 +54,8 @@
 #include "sw_compat.h"
 #include "sw_mirror_log.h"
 #include "sw_mirror_run.h"
-#include "../core/sw_mirror_report.h"
-#include "../core/sw_mirror_top.h"
+#include "sw_mirror_report.h"
+#include "sw_mirror_top.h"
 
 /* The largest pool of records a start may ask for */
 #define SW_MIRROR_MAX_RECORDS	SZ_1M

@@ -7,7 +7,7 @@
 
 #include <linux/types.h>
 
-#include "../core/sw_mirror.h"
+#include "sw_mirror.h"
 
 struct seq_file;
 

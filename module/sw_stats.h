@@ -13,7 +13,7 @@
 #include <linux/seq_file.h>
 #include <linux/types.h>
 
-#include "../core/sw_wheel.h"
+#include "sw_wheel.h"
 
 /* Log2 ranges: 0, 1, 2-3, 4-7, ... up to 2^(SW_HIST_BUCKETS - 2) and more */
 #define SW_HIST_BUCKETS		34

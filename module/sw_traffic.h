@@ -2,7 +2,7 @@
 /*
  * shadow-wheel: the live timer traffic: loading the shadow wheels with
  * timers, in batches or as a continuous run (not the benchmark's workload,
- * which is core/sw_bench.c).
+ * which is core/bench/sw_bench.c).
  */
 #ifndef _SHADOW_WHEEL_SW_TRAFFIC_H
 #define _SHADOW_WHEEL_SW_TRAFFIC_H

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * sw-replay: the kernel's timer events recorded by trace-cmd, replayed in
- * user space through the mirror's core (core/sw_mirror.c, unchanged): seed,
+ * user space through the mirror's core (core/mirror/sw_mirror.c, unchanged): seed,
  * mainline and classic wheels at the trace's HZ and at 100, 250 and 1000,
  * with the differential against the kernel's recorded placement and expiry
  * tick, and the same report as the module's mirror/ files
- * (core/sw_mirror_report.c). docs/replay.rst tells how to use it.
+ * (core/mirror/sw_mirror_report.c). docs/replay.rst tells how to use it.
  *
  *   sw-replay [--hz HZ] [--check] [--only stats|lateness|diff|top] TRACE.dat
  *   sw-replay [--hz HZ] --time [ROUNDS] TRACE.dat
@@ -30,9 +30,9 @@
 
 #include <linux/kernel.h>
 
-#include "../../core/sw_mirror.h"
-#include "../../core/sw_mirror_report.h"
-#include "../../core/sw_mirror_top.h"
+#include "sw_mirror.h"
+#include "sw_mirror_report.h"
+#include "sw_mirror_top.h"
 #include "sw_replay_evidence.h"
 #include "sw_replay_time.h"
 #include "sw_replay_trace.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * sw-replay: the evidence in the trace for the differential's explanations
- * (core/sw_diff.c). The differential names, for a placement the mirror's
+ * (core/mirror/sw_diff.c). The differential names, for a placement the mirror's
  * wheel did not make as the kernel did, a clock of the kernel's base that
  * would have made it; the replay checks here that the trace shows the
  * kernel's base at such a clock, by the behaviour the name stands for:

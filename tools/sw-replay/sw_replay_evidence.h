@@ -8,7 +8,7 @@
 
 #include <linux/types.h>
 
-#include "../../core/sw_diff.h"
+#include "sw_diff.h"
 
 /* Distinct ticks a base remembers as its possible next_expiry */
 #define SW_EVIDENCE_TICKS	256

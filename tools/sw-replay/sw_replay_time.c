@@ -27,9 +27,9 @@
 
 #include <linux/kernel.h>
 
-#include "../../core/sw_hz.h"
-#include "../../core/sw_wheel.h"
-#include "../../bench/sw_heap.h"
+#include "sw_hz.h"
+#include "sw_wheel.h"
+#include "sw_heap.h"
 #include "sw_replay_time.h"
 
 static double sw_now_ns(void)

@@ -1,0 +1,19 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The core's three libraries, each source named once here. Kbuild and the
+# user-space makefiles (bench/, kunit/user/, tools/sw-replay/) include this
+# file and take the names relative to core/; sources include one another's
+# headers by name alone, found through the directories in sw_core_dirs.
+#
+#   wheel/	the wheels: seed, mainline, classic, HZ conversion
+#   mirror/	the mirror of the kernel's timer events, its differential,
+#		the table per timer function, the report and its print sink
+#   bench/	the benchmark workloads
+#
+# Dependencies run one way: bench and mirror on wheel, wheel on nothing.
+
+sw_core_wheel := wheel/sw_wheel.c wheel/sw_classic.c
+sw_core_mirror := mirror/sw_mirror.c mirror/sw_diff.c mirror/sw_mirror_top.c \
+		  mirror/sw_mirror_report.c mirror/sw_print.c
+sw_core_bench := bench/sw_bench.c
+sw_core_dirs := wheel mirror bench
