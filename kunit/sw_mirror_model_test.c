@@ -269,7 +269,7 @@ static void mm_expire_one(struct mm *mm, int i, unsigned int cpu, unsigned long 
 	struct mm_timer *t = &mm->t[i];
 	u32 r = prandom_u32_state(&mm->rnd);
 	enum sw_mirror_class class;
-	bool owed = false;
+	bool rearmed = false;
 
 	t->pending = false;
 	mm_event(mm, SW_EV_CANCEL, i, cpu, 0);
@@ -287,14 +287,14 @@ static void mm_expire_one(struct mm *mm, int i, unsigned int cpu, unsigned long 
 		unsigned int other = (cpu + 1 + r / 16 % (MM_CPUS - 1)) % MM_CPUS;
 
 		mm_lateness(mm, i, baseclk, t->seen_expires);
-		owed = true;
+		rearmed = true;
 		mm_enqueue(mm, i, mm->jiffies + mm_delta(mm));
 		mm_start(mm, i, other, false);
 	} else {
 		mm_lateness(mm, i, baseclk, t->expires);
 	}
 	class = mm_event(mm, SW_EV_EXPIRE, i, cpu, baseclk);
-	KUNIT_ASSERT_EQ_MSG(mm->test, class, owed ? SW_MC_EXPIRE_OWED : SW_MC_EXPIRE,
+	KUNIT_ASSERT_EQ_MSG(mm->test, class, rearmed ? SW_MC_EXPIRE_REARMED : SW_MC_EXPIRE,
 			    "timer %d, event %lu", i, mm->nr_events);
 
 	/* The callback re-arms it half the time */
@@ -440,7 +440,7 @@ static void mm_run(struct kunit *test, bool v612, unsigned int hz, unsigned long
 	/* Enough of every kind of event to mean something */
 	KUNIT_EXPECT_GT(test, mm->truth.expired, 1000UL);
 	KUNIT_EXPECT_GT(test, mm->truth.requeued, 1000UL);
-	KUNIT_EXPECT_GT(test, mm->m->events[SW_MC_EXPIRE_OWED], 10UL);
+	KUNIT_EXPECT_GT(test, mm->m->events[SW_MC_EXPIRE_REARMED], 10UL);
 	KUNIT_EXPECT_EQ(test, !!mm->truth.remote, v612);
 }
 
