@@ -648,7 +648,9 @@ enum sw_mirror_class sw_mirror_event(struct sw_mirror *m, const struct sw_mirror
 		held = m->slots[ev->cpu];
 		m->slots[ev->cpu] = NULL;
 	}
-	if (held && held->timer == ev->timer && ev->type != SW_EV_CANCEL)
+	/* A start explains only the cancel of the timer's latest lifetime */
+	if (held && ev->type != SW_EV_CANCEL && held->timer == ev->timer &&
+	    (ev->type == SW_EV_EXPIRE || held == sw_mirror_lookup(m, ev->timer, false)))
 		adjacent = true;
 	else if (held)
 		sw_mirror_settle(m, held);
