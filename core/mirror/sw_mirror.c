@@ -59,9 +59,10 @@
  * may take a due timer the base has not run yet, then the timer be
  * armed again (a thread in schedule_timeout() that moved CPUs). The new
  * lifetime takes a record of its own; the old one is decided as any
- * cancel is, by its CPU's next event or the grace. Its expire_entry, when
- * it comes, is SW_MC_EXPIRE_REARMED. With no record free, the old cancel
- * is taken as a cancel and its record goes to the new lifetime.
+ * cancel is, by its CPU's next event or the grace (a start of the timer
+ * there is a lifetime newer still, not its requeue). Its expire_entry,
+ * when it comes, is SW_MC_EXPIRE_REARMED. With no record free, the old
+ * cancel is taken as a cancel and its record goes to the new lifetime.
  *
  * An expiry ran remotely (expired_remote) when its expire_entry ran on
  * another CPU than the base the timer was on: 6.12's timer migration
