@@ -52,9 +52,13 @@ static unsigned int sw_mt_kidx(struct sw_mt *t, unsigned long expires, unsigned 
 	return place.idx;
 }
 
-/* 6.1's timer_start: expires and flags with the bucket, placed from jiffies */
-static enum sw_mirror_class sw_mt_start(struct sw_mt *t, unsigned int i, unsigned int cpu,
-					unsigned long now, unsigned long expires)
+/*
+ * 6.1's timer_start on @cpu of a timer queued on @base's CPU: expires and
+ * flags with the bucket, placed from jiffies
+ */
+static enum sw_mirror_class sw_mt_start_on(struct sw_mt *t, unsigned int i, unsigned int cpu,
+					   unsigned int base, unsigned long now,
+					   unsigned long expires)
 {
 	struct sw_mirror_event ev = {
 		.type = SW_EV_START,
@@ -62,11 +66,18 @@ static enum sw_mirror_class sw_mt_start(struct sw_mt *t, unsigned int i, unsigne
 		.cpu = cpu,
 		.now = now,
 		.expires = expires,
-		.tflags = sw_mt_flags(cpu, sw_mt_kidx(t, expires, now)),
+		.tflags = sw_mt_flags(base, sw_mt_kidx(t, expires, now)),
 		.have = SW_EVF_IDX,
 	};
 
 	return sw_mirror_event(&t->m, &ev);
+}
+
+/* The same, queued on the CPU's own base */
+static enum sw_mirror_class sw_mt_start(struct sw_mt *t, unsigned int i, unsigned int cpu,
+					unsigned long now, unsigned long expires)
+{
+	return sw_mt_start_on(t, i, cpu, cpu, now, expires);
 }
 
 static enum sw_mirror_class sw_mt_cancel(struct sw_mt *t, unsigned int i, unsigned int cpu,
@@ -321,45 +332,79 @@ static void sw_mirror_due_cancel_without_expiry_is_a_cancel(struct kunit *test)
 
 /*
  * Another CPU re-arms the timer between its detach and its callback
- * (mod_timer() of a running timer stays on its base): the expiry counts
- * at that start, and its late expire_entry is recognised by a baseclk
- * before the new placement's tick
+ * (mod_timer() of a running timer stays on its base): the new lifetime
+ * takes a record of its own, and the expire_entry, the detaching CPU's
+ * next event, ends the old one
  */
-static void sw_mirror_restart_before_expire_entry_owes_it(struct kunit *test)
+static void sw_mirror_rearm_before_expire_entry_keeps_both(struct kunit *test)
 {
 	struct sw_mt *t = sw_mt_new(test, 250, SW_MT_J0, SW_MT_RECS);
 	unsigned long expires = SW_MT_J0 + 10, b = expires + 1;
 
 	sw_mt_start(t, 0, 0, SW_MT_J0, expires);
 	sw_mt_cancel(t, 0, 0, b);
-	KUNIT_EXPECT_EQ(test, sw_mt_start(t, 0, 2, b, b + 20), SW_MC_ARM);
-	sw_mt_expect(test, t, 2, 0, 1, 1, 0);
-	KUNIT_EXPECT_EQ(test, sw_mt_expire(t, 0, 0, b, b), SW_MC_EXPIRE_OWED);
+	KUNIT_EXPECT_EQ(test, sw_mt_start_on(t, 0, 2, 0, b, b + 20), SW_MC_ARM);
+	/* Two lifetimes of one timer: the old one is not decided yet */
+	sw_mt_expect(test, t, 2, 0, 0, 2, 0);
+	KUNIT_EXPECT_EQ(test, sw_mt_expire(t, 0, 0, b, b), SW_MC_EXPIRE_REARMED);
 	sw_mt_expect(test, t, 2, 0, 1, 1, 0);
 	KUNIT_EXPECT_EQ(test, t->m.diff.count[SW_DIFF_EXPIRY][SW_DIFF_MATCH], 1UL);
+	KUNIT_EXPECT_EQ(test, t->m.expired_remote, 0UL);
 	/* The new lifetime's own expiry */
-	sw_mt_cancel(t, 0, 1, b + 21);
-	KUNIT_EXPECT_EQ(test, sw_mt_expire(t, 0, 1, b + 21, b + 21), SW_MC_EXPIRE);
+	sw_mt_cancel(t, 0, 0, b + 21);
+	KUNIT_EXPECT_EQ(test, sw_mt_expire(t, 0, 0, b + 21, b + 21), SW_MC_EXPIRE);
 	sw_mt_expect(test, t, 2, 0, 2, 0, 0);
 	KUNIT_EXPECT_EQ(test, t->m.diff.count[SW_DIFF_EXPIRY][SW_DIFF_MATCH], 2UL);
 	KUNIT_EXPECT_EQ(test, t->m.wheels[t->m.kernel_wheel].lat[0].count, 2UL);
+	KUNIT_EXPECT_EQ(test, t->m.expired_remote, 0UL);
 }
 
 /*
- * Only a baseclk before the new placement's tick can be the owed
- * expire_entry: one at that tick belongs to the new lifetime, whose
- * cancel was lost
+ * The same after an interrupt on the detaching CPU: the expire_entry
+ * finds the lifetime that waits for it, not the newer one
  */
-static void sw_mirror_owed_expiry_needs_an_earlier_baseclk(struct kunit *test)
+static void sw_mirror_rearm_and_interrupt_before_expire_entry(struct kunit *test)
 {
 	struct sw_mt *t = sw_mt_new(test, 250, SW_MT_J0, SW_MT_RECS);
 	unsigned long expires = SW_MT_J0 + 10, b = expires + 1;
 
 	sw_mt_start(t, 0, 0, SW_MT_J0, expires);
 	sw_mt_cancel(t, 0, 0, b);
-	sw_mt_start(t, 0, 2, b, b + 20);
-	KUNIT_EXPECT_EQ(test, sw_mt_expire(t, 0, 0, b + 21, b + 21), SW_MC_ANOMALY);
-	sw_mt_expect(test, t, 2, 0, 2, 0, 0);
+	sw_mt_start(t, 1, 0, b, b + 50);
+	KUNIT_EXPECT_EQ(test, sw_mt_start_on(t, 0, 2, 0, b, b + 20), SW_MC_ARM);
+	sw_mt_expect(test, t, 3, 0, 0, 3, 0);
+	KUNIT_EXPECT_EQ(test, sw_mt_expire(t, 0, 0, b, b), SW_MC_EXPIRE_REARMED);
+	sw_mt_expect(test, t, 3, 0, 1, 2, 0);
+	/* The new lifetime is the one a cancel and a start act on */
+	KUNIT_EXPECT_EQ(test, sw_mt_cancel(t, 0, 2, b + 1), SW_MC_CANCEL);
+	KUNIT_EXPECT_EQ(test, sw_mt_start_on(t, 0, 2, 0, b + 1, b + 30), SW_MC_REARM);
+	sw_mt_expect(test, t, 3, 0, 1, 2, 0);
+}
+
+/*
+ * debian-6.1-disk.dat, a thread in schedule_timeout(1) that moves between
+ * CPUs (process_timeout): CPU 0 takes the timer off CPU 1's base with
+ * del_timer() after its tick came, before CPU 1's softirq ran it, and
+ * the thread arms it again on CPU 1 before CPU 0's next timer event. 6.1
+ * runs a base only on its own CPU: no expiry, let alone a remote one.
+ */
+static void sw_mirror_del_timer_of_another_base_is_a_cancel(struct kunit *test)
+{
+	struct sw_mt *t = sw_mt_new(test, 250, SW_MT_J0, SW_MT_RECS);
+	unsigned long j = SW_MT_J0;
+
+	sw_mt_start(t, 0, 1, j, j + 1);
+	KUNIT_EXPECT_EQ(test, sw_mt_cancel(t, 0, 0, j + 3), SW_MC_CANCEL);
+	KUNIT_EXPECT_EQ(test, sw_mt_start(t, 0, 1, j + 3, j + 4), SW_MC_ARM);
+	/* CPU 0's next event, not the timer's expire_entry (jbd2's commit timer) */
+	KUNIT_EXPECT_EQ(test, sw_mt_start(t, 1, 0, j + 3, j + 1319), SW_MC_ARM);
+	sw_mt_cancel(t, 0, 0, j + 4);
+	KUNIT_EXPECT_EQ(test, sw_mt_start(t, 0, 0, j + 4, j + 5), SW_MC_MIGRATE);
+	/* No expire_entry within the grace: a cancel of a due timer */
+	sw_mirror_advance(&t->m, j + 3 + t->m.grace);
+	sw_mt_expect(test, t, 3, 1, 0, 2, 0);
+	KUNIT_EXPECT_EQ(test, t->m.cancelled_due, 1UL);
+	KUNIT_EXPECT_EQ(test, t->m.expired_remote, 0UL);
 }
 
 /* 6.12: a global timer of an idle CPU run by another (timer_expire_remote()) */
@@ -375,32 +420,34 @@ static void sw_mirror_remote_expiry_is_counted(struct kunit *test)
 }
 
 /*
- * An expiry counted at a restart ran remotely only if its expire_entry
- * says so: a del_timer() of a due timer from another CPU and a start
- * there, with no expire_entry, counts as an expiry (the ambiguity of the
- * table above) but not as a remote one
+ * A remote expiry re-armed before its callback ran is remote, told by its
+ * expire_entry: a del_timer() of a due timer from another CPU, followed
+ * there by a start, is no expiry at all
  */
 static void sw_mirror_remote_expiry_is_told_by_its_expire_entry(struct kunit *test)
 {
 	struct sw_mt *t = sw_mt_new(test, 250, SW_MT_J0, SW_MT_RECS);
 	unsigned long expires = SW_MT_J0 + 10, b = expires + 1;
 
-	/* 6.1: no remote expiry; the cancel from CPU 1 was a del_timer() */
+	/* 6.1: the cancel from CPU 1 was a del_timer() */
 	sw_mt_start(t, 0, 0, SW_MT_J0, expires);
 	sw_mt_cancel(t, 0, 1, b);
 	sw_mt_start(t, 1, 1, b, b + 50);
 	KUNIT_EXPECT_EQ(test, sw_mt_start(t, 0, 1, b, b + 20), SW_MC_ARM);
-	sw_mt_expect(test, t, 3, 0, 1, 2, 0);
+	sw_mt_expect(test, t, 3, 0, 0, 3, 0);
+	sw_mirror_advance(&t->m, b + t->m.grace);
+	sw_mt_expect(test, t, 3, 1, 0, 2, 0);
 	KUNIT_EXPECT_EQ(test, t->m.expired_remote, 0UL);
 
-	/* 6.12: CPU 1 runs CPU 0's timer, CPU 2 re-arms it meanwhile */
+	/* 6.12: CPU 1 runs CPU 0's timer, CPU 2 re-arms it (on base 0) meanwhile */
+	b += t->m.grace;
 	sw_mt_start(t, 2, 0, b, b + 10);
 	sw_mt_cancel(t, 2, 1, b + 11);
-	sw_mt_start(t, 1, 1, b + 11, b + 60);
-	KUNIT_EXPECT_EQ(test, sw_mt_start(t, 2, 2, b + 11, b + 40), SW_MC_ARM);
+	KUNIT_EXPECT_EQ(test, sw_mt_start_on(t, 2, 2, 0, b + 11, b + 40), SW_MC_ARM);
 	KUNIT_EXPECT_EQ(test, t->m.expired_remote, 0UL);
-	KUNIT_EXPECT_EQ(test, sw_mt_expire(t, 2, 1, b + 11, b + 11), SW_MC_EXPIRE_OWED);
+	KUNIT_EXPECT_EQ(test, sw_mt_expire(t, 2, 1, b + 11, b + 11), SW_MC_EXPIRE_REARMED);
 	KUNIT_EXPECT_EQ(test, t->m.expired_remote, 1UL);
+	KUNIT_EXPECT_EQ(test, t->m.events[SW_MC_EXPIRE_REARMED], 1UL);
 }
 
 /* Events of timers armed before the mirror started are not counted in its lifetimes */
@@ -703,8 +750,9 @@ static struct kunit_case sw_mirror_events_cases[] = {
 	KUNIT_CASE(sw_mirror_cancel_then_expire_entry_is_an_expiry),
 	KUNIT_CASE(sw_mirror_expiry_survives_an_interrupt_between),
 	KUNIT_CASE(sw_mirror_due_cancel_without_expiry_is_a_cancel),
-	KUNIT_CASE(sw_mirror_restart_before_expire_entry_owes_it),
-	KUNIT_CASE(sw_mirror_owed_expiry_needs_an_earlier_baseclk),
+	KUNIT_CASE(sw_mirror_rearm_before_expire_entry_keeps_both),
+	KUNIT_CASE(sw_mirror_rearm_and_interrupt_before_expire_entry),
+	KUNIT_CASE(sw_mirror_del_timer_of_another_base_is_a_cancel),
 	KUNIT_CASE(sw_mirror_remote_expiry_is_told_by_its_expire_entry),
 	KUNIT_CASE(sw_mirror_remote_expiry_is_counted),
 	KUNIT_CASE(sw_mirror_unknown_timers_are_untracked),

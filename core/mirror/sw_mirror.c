@@ -52,14 +52,25 @@
  *					its expire_entry (SW_MC_EXPIRE) for
  *					@grace jiffies, then a cancel
  *
- * A start of a DUE_DETACHED timer (re-armed from another CPU while its
- * callback is about to run) counts the expiry at once, and its late
- * expire_entry, whose baseclk is before the new placement's tick, is
- * SW_MC_EXPIRE_OWED. Two sequences look alike and are counted one way:
- * del_timer() and a new start of the same timer on the same CPU with no
- * timer event between are a requeue (as mod_timer() would be), and a
- * del_timer() of a due timer followed by a start elsewhere within the
- * grace is an expiry.
+ * A start of a timer whose due cancel is undecided (held, or
+ * DUE_DETACHED) does not decide it: another CPU may re-arm a timer
+ * between its detach and its callback (mod_timer() of a running timer
+ * stays on its base), and a del_timer() from another CPU than the base's
+ * may take a due timer the base has not run yet, then the timer be
+ * armed again (a thread in schedule_timeout() that moved CPUs). The new
+ * lifetime takes a record of its own; the old one is decided as any
+ * cancel is, by its CPU's next event or the grace (a start of the timer
+ * there is a lifetime newer still, not its requeue). Its expire_entry,
+ * when it comes, is SW_MC_EXPIRE_REARMED. With no record free, the old
+ * cancel is taken as a cancel and its record goes to the new lifetime.
+ *
+ * An expiry ran remotely (expired_remote) when its expire_entry ran on
+ * another CPU than the base the timer was on: 6.12's timer migration
+ * (timer_expire_remote()); 6.1 runs every base on its own CPU.
+ *
+ * One sequence looks like another and is counted one way: del_timer()
+ * and a new start of the same timer on the same CPU with no timer event
+ * between are a requeue (as mod_timer() would be).
  *
  * Lifetimes: a start of a timer the mirror holds no record of begins
  * one (seen) and takes a record, or counts it dropped when none is free;
@@ -83,7 +94,7 @@ static const char * const sw_mirror_class_names[SW_MC_NR] = {
 	[SW_MC_MIGRATE]		= "migrate",
 	[SW_MC_CANCEL]		= "cancel",
 	[SW_MC_EXPIRE]		= "expire",
-	[SW_MC_EXPIRE_OWED]	= "expire_owed",
+	[SW_MC_EXPIRE_REARMED]	= "expire_rearmed",
 	[SW_MC_UNTRACKED]	= "untracked",
 	[SW_MC_DROPPED]		= "dropped",
 	[SW_MC_ANOMALY]		= "anomaly",
@@ -172,15 +183,25 @@ static struct hlist_head *sw_mirror_bucket(struct sw_mirror *m, const void *time
 	return &m->hash[hash_ptr(timer, SW_MIRROR_HASH_BITS)];
 }
 
-static struct sw_mirror_rec *sw_mirror_lookup(struct sw_mirror *m, const void *timer)
+/*
+ * The record of @timer's latest lifetime (a new record goes to the head
+ * of its bucket), or with @detached, preferably of one whose cancel is
+ * undecided: the one an expire_entry may end
+ */
+static struct sw_mirror_rec *sw_mirror_lookup(struct sw_mirror *m, const void *timer,
+					      bool detached)
 {
-	struct sw_mirror_rec *r;
+	struct sw_mirror_rec *r, *found = NULL;
 
 	hlist_for_each_entry(r, sw_mirror_bucket(m, timer), hash) {
-		if (r->timer == timer)
+		if (r->timer != timer)
+			continue;
+		if (!detached || r->state != SW_REC_PENDING)
 			return r;
+		if (!found)
+			found = r;
 	}
-	return NULL;
+	return found;
 }
 
 /* A free record for @timer, its wheel timers fresh, or NULL */
@@ -424,7 +445,11 @@ static enum sw_mirror_class sw_mirror_arm(struct sw_mirror *m, struct sw_mirror_
 	return SW_MC_ARM;
 }
 
-/* The expiry of @r's timer: lateness, the differential if @baseclk is known, free */
+/*
+ * The expiry of @r's timer: lateness, the differential if @baseclk is
+ * known, free. It ran remotely if its expire_entry ran on another CPU
+ * than the timer's base.
+ */
 static void sw_mirror_expired(struct sw_mirror *m, struct sw_mirror_rec *r,
 			      const struct sw_mirror_event *ev)
 {
@@ -444,41 +469,30 @@ static void sw_mirror_expired(struct sw_mirror *m, struct sw_mirror_rec *r,
 }
 
 /*
- * A start of a DUE_DETACHED timer: its cancel was an expiry whose
- * expire_entry has not come yet. Count the expiry now and keep what the
- * differential needs for when it comes; the record goes on with the new
- * lifetime.
+ * A start of a timer whose due cancel @r is undecided: an expiry whose
+ * callback has not run yet, or a del_timer(). @r waits on for what
+ * decides it; the new lifetime takes a record of its own, or @r's if
+ * none is free (the cancel is then taken as a cancel).
  */
 static enum sw_mirror_class sw_mirror_restart(struct sw_mirror *m, struct sw_mirror_rec *r,
 					      const struct sw_mirror_event *ev)
 {
-	sw_mirror_lateness(m, r, r->expires);
-	/* Whether it ran remotely is known when its expire_entry comes */
-	r->owed_cpu = sw_ktimer_cpu(r->tflags);
-	r->owed = true;
-	r->owed_tick = r->ent[m->kernel_wheel].bucket_expiry;
-	r->owed_reason = r->reason;
-	m->expired++;
-	m->pending--;
-	sw_mirror_undetach(m, r);
-	sw_mirror_unplace(m, r);
-	/* Its timers are out of every wheel: fresh for the new placement */
-	return sw_mirror_arm(m, r, ev);
+	if (hlist_empty(&m->free))
+		sw_mirror_cancelled(m, r);
+	return sw_mirror_arm(m, NULL, ev);
 }
 
 /* The cancel held for @r was not followed by its requeue or expiry */
-static struct sw_mirror_rec *sw_mirror_settle(struct sw_mirror *m, struct sw_mirror_rec *r)
+static void sw_mirror_settle(struct sw_mirror *m, struct sw_mirror_rec *r)
 {
 	if (r->cancel_cpu < m->nr_slots && m->slots[r->cancel_cpu] == r)
 		m->slots[r->cancel_cpu] = NULL;
 	if (r->state != SW_REC_DETACHED)
-		return r;
-	if (r->due) {
+		return;
+	if (r->due)
 		r->state = SW_REC_DUE_DETACHED;
-		return r;
-	}
-	sw_mirror_cancelled(m, r);
-	return NULL;
+	else
+		sw_mirror_cancelled(m, r);
 }
 
 /* Cancels that waited @grace jiffies for an explanation were cancels */
@@ -564,12 +578,11 @@ static enum sw_mirror_class sw_mirror_start(struct sw_mirror *m, struct sw_mirro
 									SW_MC_MIGRATE;
 	}
 	/* Its cancel came from another CPU, whose next event has not come */
-	if (r->state == SW_REC_DETACHED) {
-		r = sw_mirror_settle(m, r);
-		if (!r)
-			return sw_mirror_arm(m, NULL, ev);
+	if (r->state == SW_REC_DETACHED && !r->due) {
+		sw_mirror_cancelled(m, r);
+		return sw_mirror_arm(m, NULL, ev);
 	}
-	if (r->state == SW_REC_DUE_DETACHED)
+	if (r->state != SW_REC_PENDING)
 		return sw_mirror_restart(m, r, ev);
 	/* Pending: the kernel never starts a pending timer without a cancel */
 	sw_mirror_place(m, r, ev, false);
@@ -597,19 +610,15 @@ static enum sw_mirror_class sw_mirror_cancel(struct sw_mirror *m, struct sw_mirr
 static enum sw_mirror_class sw_mirror_expire(struct sw_mirror *m, struct sw_mirror_rec *r,
 					     const struct sw_mirror_event *ev)
 {
+	bool rearmed;
+
 	if (!r)
 		return SW_MC_UNTRACKED;
 	if (r->state != SW_REC_PENDING) {
+		/* A later lifetime's record comes first in the table */
+		rearmed = sw_mirror_lookup(m, r->timer, false) != r;
 		sw_mirror_expired(m, r, ev);
-		return SW_MC_EXPIRE;
-	}
-	/* The expire_entry of an expiry counted when the timer was restarted */
-	if (r->owed && sw_time_before(ev->kclk, r->ktick)) {
-		sw_mirror_diff_expiry(m, r, r->owed_tick, r->owed_reason, ev->kclk);
-		if (r->owed_cpu != ev->cpu)
-			m->expired_remote++;
-		r->owed = false;
-		return SW_MC_EXPIRE_OWED;
+		return rearmed ? SW_MC_EXPIRE_REARMED : SW_MC_EXPIRE;
 	}
 	/* No cancel before it: an event was lost */
 	sw_mirror_expired(m, r, ev);
@@ -634,17 +643,19 @@ enum sw_mirror_class sw_mirror_event(struct sw_mirror *m, const struct sw_mirror
 
 	sw_mirror_set_now(m, ev->now);
 	sw_mirror_expire_grace(m);
-	r = sw_mirror_lookup(m, ev->timer);
 
 	/* The CPU's previous event was a cancel: this one may explain it */
 	if (ev->cpu < m->nr_slots) {
 		held = m->slots[ev->cpu];
 		m->slots[ev->cpu] = NULL;
 	}
-	if (held && held == r && ev->type != SW_EV_CANCEL)
+	/* A start explains only the cancel of the timer's latest lifetime */
+	if (held && ev->type != SW_EV_CANCEL && held->timer == ev->timer &&
+	    (ev->type == SW_EV_EXPIRE || held == sw_mirror_lookup(m, ev->timer, false)))
 		adjacent = true;
-	else if (held && !sw_mirror_settle(m, held) && held == r)
-		r = NULL;
+	else if (held)
+		sw_mirror_settle(m, held);
+	r = adjacent ? held : sw_mirror_lookup(m, ev->timer, ev->type == SW_EV_EXPIRE);
 
 	sw_mirror_run(m, ev->now, false);
 	/*

@@ -71,7 +71,7 @@ enum sw_mirror_class {
 	SW_MC_MIGRATE,		/* the same, onto another CPU's base */
 	SW_MC_CANCEL,		/* cancel of a pending timer, decided by what follows */
 	SW_MC_EXPIRE,		/* expire_entry after its cancel: an expiry */
-	SW_MC_EXPIRE_OWED,	/* expire_entry of an expiry already counted */
+	SW_MC_EXPIRE_REARMED,	/* the same, of a timer started again since its cancel */
 	SW_MC_UNTRACKED,	/* of a timer with no record: older than the mirror, or dropped */
 	SW_MC_DROPPED,		/* start of a new timer with no record left */
 	SW_MC_ANOMALY,		/* a sequence the kernel does not produce */
@@ -95,16 +95,11 @@ enum sw_mirror_state {
  * @ktick:	the tick the kernel will run it at (6.12: said; 6.1: derived
  *		from the bucket index, else the mirror's own)
  * @detach_at:	jiffies of its cancel, while (DUE_)DETACHED
- * @owed_tick:	the mirror's tick of an expiry counted before its
- *		expire_entry came (see SW_MC_EXPIRE_OWED)
  * @tflags:	the kernel's flags at its last start
  * @state:	enum sw_mirror_state
  * @reason:	the differential's reason at its last placement
- * @owed_reason: @reason of the expiry owed its expire_entry
  * @due:	its bucket was due when it was cancelled
- * @owed:	an expire_entry is owed to an expiry already counted
  * @cancel_cpu:	the CPU its cancel came from
- * @owed_cpu:	the CPU of the base the owed expiry's timer was on
  * @lvl:	the level each wheel placed it at
  * @ent:	its timer in each wheel
  */
@@ -115,15 +110,11 @@ struct sw_mirror_rec {
 	unsigned long		expires;
 	unsigned long		ktick;
 	unsigned long		detach_at;
-	unsigned long		owed_tick;
 	u32			tflags;
 	u8			state;
 	u8			reason;
-	u8			owed_reason;
 	bool			due;
-	bool			owed;
 	unsigned int		cancel_cpu;
-	unsigned int		owed_cpu;
 	u8			lvl[SW_MIRROR_MAX_WHEELS];
 	struct sw_timer		ent[SW_MIRROR_MAX_WHEELS];
 };
@@ -209,8 +200,8 @@ struct sw_mirror_outcome {
  * @expired:	expired
  * @pending:	still pending in the kernel (records in use)
  * @dropped:	not mirrored: no record was free
- * @expired_remote: expiries run on another CPU than the timer's base's, by
- *		their expire_entry
+ * @expired_remote: expiries whose expire_entry ran on another CPU than the
+ *		timer's base's (6.12's timer migration)
  * @silently_modified: expiries whose timer's expiry had changed since its
  *		last start: a mod_timer() within the same bucket, which emits
  *		no event
