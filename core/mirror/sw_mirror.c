@@ -362,9 +362,7 @@ static void sw_mirror_place(struct sw_mirror *m, struct sw_mirror_rec *r,
 	r->tflags = ev->tflags;
 	for (w = 0; w < m->nr_wheels; w++) {
 		struct sw_mirror_wheel *wh = &m->wheels[w];
-		const struct sw_geometry *geo = &wh->base.geo;
 		unsigned long v = sw_hz_expiry_at(&wh->hz, ev->expires, m->now);
-		unsigned long delta = v - wh->base.clk;
 
 		if (!fresh && !sw_timer_pending(&r->ent[w]))
 			wh->ran_pending--;
@@ -372,8 +370,7 @@ static void sw_mirror_place(struct sw_mirror *m, struct sw_mirror_rec *r,
 		r->lvl[w] = sw_timer_level(&wh->base, &r->ent[w]);
 		if (r->ent[w].flags & SW_TIMER_CLAMPED)
 			wh->clamped++;
-		if (geo->kind == SW_WHEEL_SEED && (long)delta >= 0 &&
-		    delta >= geo->lvl_start[geo->depth])
+		if (r->ent[w].flags & SW_TIMER_PARKED)
 			wh->parked++;
 	}
 	if (m->out && m->out_timer == r->timer) {
