@@ -197,7 +197,7 @@ static void sw_contract_expired(struct sw_replay *rp, size_t ti,
 		const struct sw_place_state *ps = &rp->place[ti * rp->m->nr_wheels + w];
 		const struct sw_geometry *geo = &rp->m->wheels[w].base.geo;
 		struct sw_contract *c = &rp->contract[w];
-		long lat = out->lateness[w], most;
+		long lat = out->wheel[w].lateness, most;
 		unsigned int lvl = ps->parked ? geo->depth - 1 : ps->lvl;
 
 		most = (long)sw_lvl_expiry_gran(geo, lvl) + ps->overdue;
@@ -356,7 +356,6 @@ static void sw_replay_run(struct sw_replay *rp)
 			.cpu = re->cpu,
 			.now = re->now,
 			.expires = re->expires,
-			.kclk = re->kclk,
 			.tflags = re->flags,
 			.have = (re->have & SW_RE_FLAGS ? SW_EVF_IDX : 0) |
 				(re->have & SW_RE_BUCKET ? SW_EVF_BUCKET : 0),
@@ -365,6 +364,11 @@ static void sw_replay_run(struct sw_replay *rp)
 		enum sw_mirror_class class;
 		unsigned int w;
 
+		if (re->type == SW_RE_EXPIRE)
+			ev.baseclk = re->kclk;
+		else
+			ev.bucket_expiry = re->kclk;
+
 		if (re->type != SW_RE_CANCEL)
 			rp->fn_of[ti] = re->fn;
 		for (w = 0; w < m->nr_wheels; w++) {
@@ -372,7 +376,7 @@ static void sw_replay_run(struct sw_replay *rp)
 			parked[w] = m->wheels[w].parked;
 		}
 		memcpy(placements, m->diff.count[SW_DIFF_PLACEMENT], sizeof(placements));
-		class = sw_mirror_event_outcome(m, &ev, &out);
+		class = sw_mirror_handle_event(m, &ev, &out);
 		sw_replay_evidence(rp, ti, re, placements);
 		if (class == SW_MC_UNTRACKED && re->type == SW_RE_EXPIRE)
 			rp->untracked[rp->nr_untracked++] = (struct sw_evidence_untracked){
@@ -386,7 +390,7 @@ static void sw_replay_run(struct sw_replay *rp)
 		if (out.placed) {
 			sw_contract_placed(rp, ti, re->expires, clamped, parked);
 			for (w = 0; w < m->nr_wheels; w++)
-				rp->place[ti * m->nr_wheels + w].lvl = out.lvl[w];
+				rp->place[ti * m->nr_wheels + w].lvl = out.wheel[w].lvl;
 		}
 		sw_mirror_top_account(rp->top, (const void *)(uintptr_t)rp->fn_of[ti], class,
 				      &out, m->nr_wheels);
