@@ -247,7 +247,8 @@ static void sw_mirror_undetach(struct sw_mirror *m, struct sw_mirror_rec *r)
 	r->state = SW_REC_PENDING;
 }
 
-static void sw_mirror_free(struct sw_mirror *m, struct sw_mirror_rec *r)
+/* The end of a lifetime: the record out of the wheels and the table, free again */
+static void sw_mirror_release(struct sw_mirror *m, struct sw_mirror_rec *r)
 {
 	sw_mirror_undetach(m, r);
 	sw_mirror_unplace(m, r);
@@ -263,7 +264,7 @@ static void sw_mirror_cancelled(struct sw_mirror *m, struct sw_mirror_rec *r)
 	if (r->due)
 		m->cancelled_due++;
 	m->cancelled++;
-	sw_mirror_free(m, r);
+	sw_mirror_release(m, r);
 }
 
 /**
@@ -321,8 +322,8 @@ static void sw_mirror_lat_add(struct sw_mirror_lateness *lat, long lateness)
  * wheel's lateness, its tick minus @expires in its HZ, into its
  * histograms and @out
  */
-static void sw_mirror_lateness(struct sw_mirror *m, struct sw_mirror_rec *r,
-			       unsigned long expires, struct sw_mirror_outcome *out)
+static void sw_mirror_measure_lateness(struct sw_mirror *m, struct sw_mirror_rec *r,
+				       unsigned long expires, struct sw_mirror_outcome *out)
 {
 	unsigned int w;
 
@@ -487,13 +488,13 @@ static void sw_mirror_expired(struct sw_mirror *m, struct sw_mirror_rec *r,
 	 */
 	if ((ev->have & SW_EVF_EXPIRES) && ev->expires != r->expires)
 		m->silently_modified++;
-	sw_mirror_lateness(m, r, r->expires, out);
+	sw_mirror_measure_lateness(m, r, r->expires, out);
 	sw_mirror_diff_expiry(m, r, r->ent[m->kernel_wheel].bucket_expiry, r->reason, ev->baseclk,
 			      out);
 	if (sw_ktimer_cpu(r->tflags) != ev->cpu)
 		m->expired_remote++;
 	m->expired++;
-	sw_mirror_free(m, r);
+	sw_mirror_release(m, r);
 }
 
 /*
@@ -506,7 +507,7 @@ static enum sw_mirror_class sw_mirror_restart(struct sw_mirror *m, struct sw_mir
 					      const struct sw_mirror_event *ev,
 					      struct sw_mirror_outcome *out)
 {
-	sw_mirror_lateness(m, r, r->expires, out);
+	sw_mirror_measure_lateness(m, r, r->expires, out);
 	/* Whether it ran remotely is known when its expire_entry comes */
 	r->owed_cpu = sw_ktimer_cpu(r->tflags);
 	r->owed = true;
@@ -521,7 +522,7 @@ static enum sw_mirror_class sw_mirror_restart(struct sw_mirror *m, struct sw_mir
 }
 
 /* The cancel held for @r was not followed by its requeue or expiry */
-static struct sw_mirror_rec *sw_mirror_settle(struct sw_mirror *m, struct sw_mirror_rec *r)
+static struct sw_mirror_rec *sw_mirror_settle_held(struct sw_mirror *m, struct sw_mirror_rec *r)
 {
 	if (r->cancel_cpu < m->nr_slots && m->slots[r->cancel_cpu] == r)
 		m->slots[r->cancel_cpu] = NULL;
@@ -535,8 +536,8 @@ static struct sw_mirror_rec *sw_mirror_settle(struct sw_mirror *m, struct sw_mir
 	return NULL;
 }
 
-/* Cancels that waited @grace jiffies for an explanation were cancels */
-static void sw_mirror_expire_grace(struct sw_mirror *m)
+/* Cancels that waited @grace jiffies for an explanation were cancels: final now */
+static void sw_mirror_settle_cancels(struct sw_mirror *m)
 {
 	unsigned int n = 0;
 
@@ -551,8 +552,8 @@ static void sw_mirror_expire_grace(struct sw_mirror *m)
 }
 
 /* Run wheel @wh's ticks before @clk, within the budget */
-static bool sw_mirror_run_wheel(struct sw_mirror *m, struct sw_mirror_wheel *wh,
-				unsigned long clk)
+static bool sw_mirror_catch_up_wheel(struct sw_mirror *m, struct sw_mirror_wheel *wh,
+				     unsigned long clk)
 {
 	unsigned int work = 0;
 	struct sw_tick tick;
@@ -581,7 +582,7 @@ static bool sw_mirror_run_wheel(struct sw_mirror *m, struct sw_mirror_wheel *wh,
  * Bring every wheel's clock to jiffies @j in its HZ (@through: past the
  * tick @j too); false if a wheel ran out of budget
  */
-static bool sw_mirror_run(struct sw_mirror *m, unsigned long j, bool through)
+static bool sw_mirror_catch_up(struct sw_mirror *m, unsigned long j, bool through)
 {
 	bool caught_up = true;
 	unsigned int w;
@@ -590,7 +591,7 @@ static bool sw_mirror_run(struct sw_mirror *m, unsigned long j, bool through)
 		struct sw_mirror_wheel *wh = &m->wheels[w];
 
 		sw_hz_rebase(&wh->hz, m->now);
-		if (!sw_mirror_run_wheel(m, wh, sw_hz_clock(&wh->hz, j) + through)) {
+		if (!sw_mirror_catch_up_wheel(m, wh, sw_hz_clock(&wh->hz, j) + through)) {
 			wh->behind++;
 			caught_up = false;
 		}
@@ -604,9 +605,10 @@ static void sw_mirror_set_now(struct sw_mirror *m, unsigned long now)
 		m->now = now;
 }
 
-static enum sw_mirror_class sw_mirror_start(struct sw_mirror *m, struct sw_mirror_rec *r,
-					    const struct sw_mirror_event *ev, bool adjacent,
-					    struct sw_mirror_outcome *out)
+/* A timer_start: a new lifetime, a requeue, or a restart of a timer due */
+static enum sw_mirror_class sw_mirror_handle_start(struct sw_mirror *m, struct sw_mirror_rec *r,
+						   const struct sw_mirror_event *ev, bool adjacent,
+						   struct sw_mirror_outcome *out)
 {
 	u32 old = r ? r->tflags : 0;
 
@@ -620,7 +622,7 @@ static enum sw_mirror_class sw_mirror_start(struct sw_mirror *m, struct sw_mirro
 	}
 	/* Its cancel came from another CPU, whose next event has not come */
 	if (r->state == SW_REC_DETACHED) {
-		r = sw_mirror_settle(m, r);
+		r = sw_mirror_settle_held(m, r);
 		if (!r)
 			return sw_mirror_arm(m, NULL, ev, out);
 	}
@@ -631,8 +633,9 @@ static enum sw_mirror_class sw_mirror_start(struct sw_mirror *m, struct sw_mirro
 	return SW_MC_ANOMALY;
 }
 
-static enum sw_mirror_class sw_mirror_cancel(struct sw_mirror *m, struct sw_mirror_rec *r,
-					     const struct sw_mirror_event *ev)
+/* A timer_cancel: held, for the CPU's next event to decide */
+static enum sw_mirror_class sw_mirror_handle_cancel(struct sw_mirror *m, struct sw_mirror_rec *r,
+						    const struct sw_mirror_event *ev)
 {
 	if (!r)
 		return SW_MC_UNTRACKED;
@@ -649,9 +652,10 @@ static enum sw_mirror_class sw_mirror_cancel(struct sw_mirror *m, struct sw_mirr
 	return SW_MC_CANCEL;
 }
 
-static enum sw_mirror_class sw_mirror_expire(struct sw_mirror *m, struct sw_mirror_rec *r,
-					     const struct sw_mirror_event *ev,
-					     struct sw_mirror_outcome *out)
+/* A timer_expire_entry: an expiry, or the one a restart already counted */
+static enum sw_mirror_class sw_mirror_handle_expire(struct sw_mirror *m, struct sw_mirror_rec *r,
+						    const struct sw_mirror_event *ev,
+						    struct sw_mirror_outcome *out)
 {
 	if (!r)
 		return SW_MC_UNTRACKED;
@@ -700,7 +704,7 @@ enum sw_mirror_class sw_mirror_handle_event(struct sw_mirror *m, const struct sw
 		out->diff[SW_DIFF_EXPIRY].compared = false;
 	}
 	sw_mirror_set_now(m, ev->now);
-	sw_mirror_expire_grace(m);
+	sw_mirror_settle_cancels(m);
 	r = sw_mirror_lookup(m, ev->timer);
 
 	/* The CPU's previous event was a cancel: this one may explain it */
@@ -710,30 +714,30 @@ enum sw_mirror_class sw_mirror_handle_event(struct sw_mirror *m, const struct sw
 	}
 	if (held && held == r && ev->type != SW_EV_CANCEL)
 		adjacent = true;
-	else if (held && !sw_mirror_settle(m, held) && held == r)
+	else if (held && !sw_mirror_settle_held(m, held) && held == r)
 		r = NULL;
 
-	sw_mirror_run(m, ev->now, false);
+	sw_mirror_catch_up(m, ev->now, false);
 	/*
 	 * The real base has run the tick of an expiry, and most likely of a
 	 * due cancel (which an expiry is): timers it places from now on are
 	 * placed from the next tick, even before the expire_entry comes
 	 */
 	if (ev->type == SW_EV_EXPIRE)
-		sw_mirror_run(m, ev->baseclk, true);
+		sw_mirror_catch_up(m, ev->baseclk, true);
 	else if (ev->type == SW_EV_CANCEL && r && r->state == SW_REC_PENDING &&
 		 !sw_time_before(ev->now, r->ktick))
-		sw_mirror_run(m, r->ktick, true);
+		sw_mirror_catch_up(m, r->ktick, true);
 
 	switch (ev->type) {
 	case SW_EV_START:
-		class = sw_mirror_start(m, r, ev, adjacent, out);
+		class = sw_mirror_handle_start(m, r, ev, adjacent, out);
 		break;
 	case SW_EV_CANCEL:
-		class = sw_mirror_cancel(m, r, ev);
+		class = sw_mirror_handle_cancel(m, r, ev);
 		break;
 	default:
-		class = sw_mirror_expire(m, r, ev, out);
+		class = sw_mirror_handle_expire(m, r, ev, out);
 		break;
 	}
 	m->events[class]++;
@@ -755,8 +759,8 @@ enum sw_mirror_class sw_mirror_handle_event(struct sw_mirror *m, const struct sw
 bool sw_mirror_advance(struct sw_mirror *m, unsigned long now)
 {
 	sw_mirror_set_now(m, now);
-	sw_mirror_expire_grace(m);
-	return sw_mirror_run(m, m->now, false);
+	sw_mirror_settle_cancels(m);
+	return sw_mirror_catch_up(m, m->now, false);
 }
 
 /**
