@@ -241,8 +241,8 @@ static void sw_replay_evidence(struct sw_replay *rp, size_t ti, const struct sw_
 	if (!out->placed)
 		return;
 	base = sw_evidence_base_of(&rp->evidence, re->flags, rp->v612);
-	if (v->compared &&
-	    !sw_evidence_placed(&rp->evidence, base, v->reason, re->expires, re->now, &out->kernel)) {
+	if (v->compared && !sw_evidence_placed(&rp->evidence, base, v->reason, re->expires,
+					       re->now, &out->kernel)) {
 		struct sw_evidence *e = &rp->evidence;
 
 		/* At most one a start: room for all of them */
