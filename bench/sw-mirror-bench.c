@@ -44,10 +44,10 @@ static void event(enum sw_mirror_ev_type type, unsigned long i, unsigned long no
 		.timer = &timers[i],
 		.now = now,
 		.expires = expires,
-		.kclk = expires,
+		.baseclk = expires,	/* an EXPIRE's; a START says no bucket_expiry */
 	};
 
-	sw_mirror_event_outcome(&mirror, &ev, &out);
+	sw_mirror_handle_event(&mirror, &ev, &out);
 }
 
 /* ns per timer: start + cancel, and with @expire an expire_entry after them */

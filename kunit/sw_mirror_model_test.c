@@ -23,18 +23,34 @@
  * generator's counts of lifetimes, requeues, cancels, expiries (remote
  * ones too), its invariants must hold after every event, and its kernel
  * wheel's lateness per level must be the kernel's (baseclk - expires).
+ *
+ * Every event's outcome is checked as it comes, against what the test
+ * computes on its own: its class; the kernel wheel's placement is the
+ * generator's; every wheel's is the one the wheel's contract gives
+ * (sw_test_expect()) for the expiry and the clock converted to its HZ by
+ * plain arithmetic; an expiry's lateness is the tick the wheel placed it
+ * for minus that expiry; the differential's verdicts are matches.
  */
 #include <kunit/test.h>
 #include <linux/kernel.h>
+#include <linux/math64.h>
 #include <linux/prandom.h>
 #include <linux/slab.h>
 
 #include "sw_mirror.h"
+#include "sw_test_common.h"
 
 #define MM_TIMERS	192
 #define MM_RECS		(MM_TIMERS + 8)
 #define MM_CPUS		4
 #define MM_OPS		20000
+
+/* Each wheel's placement of a timer, as its outcome said */
+struct mm_placed {
+	unsigned long	expires;
+	unsigned long	tick;
+	unsigned int	idx;
+};
 
 struct mm_timer {
 	bool		pending;
@@ -42,6 +58,10 @@ struct mm_timer {
 	unsigned long	seen_expires;	/* as the last timer_start said */
 	unsigned int	idx;
 	unsigned long	bucket;
+	struct mm_placed placed[SW_MIRROR_MAX_WHEELS];
+	/* A lifetime that a restart left undecided: its expiry and placements */
+	unsigned long	prev_expires;
+	struct mm_placed prev[SW_MIRROR_MAX_WHEELS];
 };
 
 /* The last event of a CPU, for the generator's own reading of a cancel */
@@ -69,6 +89,9 @@ struct mm {
 	struct mm_truth		truth;
 	struct rnd_state	rnd;
 	unsigned long		nr_events;
+	unsigned long		nr_parked, nr_clamped;
+	bool			restart;	/* the next start restarts a timer due */
+	struct sw_mirror_outcome out;
 	struct sw_mirror	*m;
 	struct sw_mirror_rec	*recs;
 	struct sw_mirror_rec	*slots[MM_CPUS];
@@ -126,8 +149,161 @@ static void mm_check(struct mm *mm)
 				      mm->nr_events);
 }
 
+/* The kernel's INITIAL_JIFFIES at @hz: five minutes before 32 bits wrap */
+static unsigned long mm_initial_jiffies(unsigned int hz)
+{
+	return (unsigned long)(unsigned int)(-300 * (int)hz);
+}
+
+/*
+ * Jiffy @j of the kernel's HZ as a tick of @hz since the same boot:
+ * INITIAL_JIFFIES(@hz) + d * @hz / khz, d the jiffies since boot, rounded
+ * up (an expiry) or down (a clock)
+ */
+static unsigned long mm_ticks_at(struct mm *mm, unsigned int hz, unsigned long j, bool up)
+{
+	long d = (long)(j - mm_initial_jiffies(mm->hz));
+	u64 n = (u64)(d < 0 ? -d : d) * hz, q = div64_u64(n, mm->hz);
+	bool exact = q * mm->hz == n;
+	long v;
+
+	if (d >= 0)
+		v = q + (up && !exact);
+	else
+		v = -(long)(q + (!up && !exact));
+	return mm_initial_jiffies(hz) + v;
+}
+
+/*
+ * The kind and HZ of the mirror's wheel @w: the kernel's HZ, then 100,
+ * 250 and 1000 but the kernel's, each as seed, mainline, classic
+ */
+static void mm_wheel(struct mm *mm, unsigned int w, struct sw_test_param *param)
+{
+	static const unsigned int vhz[] = { 100, 250, 1000 };
+	unsigned int i = w / SW_WHEEL_NR_KINDS, j;
+
+	param->kind = w % SW_WHEEL_NR_KINDS;
+	param->hz = mm->hz;
+	for (j = 0; i && j < ARRAY_SIZE(vhz); j++) {
+		if (vhz[j] != mm->hz && !--i)
+			param->hz = vhz[j];
+	}
+}
+
+/* The kernel's wheel, mainline at the kernel's HZ: the second of them */
+#define MM_KERNEL_WHEEL		1
+
+/*
+ * A start's placement in wheel @w, against the wheel's contract for the
+ * expiry and clock in its HZ; @unmoved: a requeue the wheel may leave
+ * where it was, its expiry unchanged in its HZ
+ */
+static void mm_check_placed(struct mm *mm, struct mm_timer *t, unsigned int w, bool unmoved)
+{
+	const struct sw_mirror_wheel_outcome *o = &mm->out.wheel[w];
+	struct mm_placed *p = &t->placed[w];
+	struct sw_test_param param;
+	struct sw_test_expect exp;
+	unsigned long clk, nb;
+	unsigned int how = 0;
+
+	mm_wheel(mm, w, &param);
+	KUNIT_ASSERT_EQ_MSG(mm->test, o->expires, mm_ticks_at(mm, param.hz, t->expires, true),
+			    "wheel %u, event %lu", w, mm->nr_events);
+	/*
+	 * Its clock is at jiffies, or one past if it ran a tick for an
+	 * expiry; or behind, out of budget (classic runs every tick), but
+	 * never on the kernel's wheel here
+	 */
+	clk = mm_ticks_at(mm, param.hz, mm->jiffies, false);
+	KUNIT_ASSERT_TRUE_MSG(mm->test, o->clk == clk || o->clk == clk + 1 ||
+			      (w != MM_KERNEL_WHEEL && sw_time_before(o->clk, clk)),
+			      "wheel %u clk %lu, expected %lu, event %lu", w, o->clk, clk,
+			      mm->nr_events);
+	if (unmoved && o->expires == p->expires && o->tick == p->tick && o->idx == p->idx)
+		return;
+
+	sw_test_expect(&param, o->clk, o->expires, &exp);
+	if ((long)(o->expires - o->clk) < 0)
+		how = SW_TIMER_OVERDUE;
+	else if (exp.clamped)
+		how = SW_TIMER_CLAMPED;
+	else if (exp.parked)
+		how = SW_TIMER_PARKED;
+	mm->nr_clamped += exp.clamped;
+	mm->nr_parked += exp.parked;
+	KUNIT_ASSERT_EQ_MSG(mm->test, o->lvl, exp.level, "wheel %u, event %lu", w, mm->nr_events);
+	KUNIT_ASSERT_EQ_MSG(mm->test, o->tick, exp.run_at, "wheel %u, event %lu", w,
+			    mm->nr_events);
+	KUNIT_ASSERT_EQ_MSG(mm->test, o->how, how, "wheel %u, event %lu", w, mm->nr_events);
+	KUNIT_ASSERT_EQ(mm->test, o->overdue, how == SW_TIMER_OVERDUE ? o->clk - o->expires : 0);
+	KUNIT_ASSERT_EQ(mm->test, (unsigned long)o->gran,
+			param.kind == SW_WHEEL_CLASSIC ? 1 : sw_test_gran(exp.level));
+	/* The bucket of that level that comes due at that tick */
+	if (param.kind != SW_WHEEL_CLASSIC) {
+		nb = param.kind == SW_WHEEL_SEED ? 32 : 64;
+		KUNIT_ASSERT_EQ_MSG(mm->test, (unsigned long)o->idx,
+				    exp.level * nb + ((exp.run_at >> (3 * exp.level)) & (nb - 1)),
+				    "wheel %u, event %lu", w, mm->nr_events);
+	}
+}
+
+/* The outcome of the event just given for timer @t, and the placements it remembers */
+static void mm_check_outcome(struct mm *mm, struct mm_timer *t, enum sw_mirror_ev_type type,
+			     enum sw_mirror_class class, unsigned long baseclk)
+{
+	const struct sw_mirror_outcome *out = &mm->out;
+	unsigned int w, nr = sw_mirror_nr_wheels(mm->m);
+	bool expired = class == SW_MC_EXPIRE || class == SW_MC_EXPIRE_REARMED;
+	/* The expire_entry of a re-armed timer decides its previous lifetime */
+	const struct mm_placed *placed = class == SW_MC_EXPIRE_REARMED ? t->prev : t->placed;
+
+	KUNIT_ASSERT_EQ(mm->test, out->class, class);
+	KUNIT_ASSERT_EQ(mm->test, nr, mm->hz == 300 ? 12U : 9U);
+	KUNIT_ASSERT_EQ(mm->test, out->expired, expired);
+	KUNIT_ASSERT_EQ(mm->test, out->placed, type == SW_EV_START);
+	KUNIT_ASSERT_EQ(mm->test, out->diff[SW_DIFF_PLACEMENT].compared, type == SW_EV_START);
+	KUNIT_ASSERT_EQ(mm->test, out->diff[SW_DIFF_EXPIRY].compared, type == SW_EV_EXPIRE);
+	if (type == SW_EV_EXPIRE)
+		KUNIT_ASSERT_EQ(mm->test, out->diff[SW_DIFF_EXPIRY].reason, SW_DIFF_MATCH);
+
+	/* Each wheel ran it at the tick it placed it for */
+	for (w = 0; expired && w < nr; w++)
+		KUNIT_ASSERT_EQ_MSG(mm->test, out->wheel[w].lateness,
+				    (long)(placed[w].tick - placed[w].expires),
+				    "wheel %u, event %lu", w, mm->nr_events);
+	if (expired)
+		KUNIT_ASSERT_EQ(mm->test, out->wheel[MM_KERNEL_WHEEL].lateness,
+				(long)(baseclk - (class == SW_MC_EXPIRE_REARMED ? t->prev_expires :
+						  t->seen_expires)));
+	if (type != SW_EV_START)
+		return;
+
+	if (mm->restart) {
+		memcpy(t->prev, t->placed, sizeof(t->prev));
+		t->prev_expires = t->seen_expires;
+	}
+
+	for (w = 0; w < nr; w++) {
+		mm_check_placed(mm, t, w, class == SW_MC_REARM);
+		t->placed[w].expires = out->wheel[w].expires;
+		t->placed[w].tick = out->wheel[w].tick;
+		t->placed[w].idx = out->wheel[w].idx;
+	}
+	/* The kernel's placement, said and matched; 6.1 says no tick of a clamped one */
+	KUNIT_ASSERT_EQ(mm->test, out->diff[SW_DIFF_PLACEMENT].reason, SW_DIFF_MATCH);
+	KUNIT_ASSERT_EQ(mm->test, out->kernel.idx, t->idx);
+	KUNIT_ASSERT_EQ(mm->test, out->wheel[MM_KERNEL_WHEEL].idx, t->idx);
+	KUNIT_ASSERT_EQ(mm->test, out->wheel[MM_KERNEL_WHEEL].tick, t->bucket);
+	KUNIT_ASSERT_EQ(mm->test, out->has_ktick,
+			mm->v612 || out->wheel[MM_KERNEL_WHEEL].how != SW_TIMER_CLAMPED);
+	if (out->has_ktick)
+		KUNIT_ASSERT_EQ(mm->test, out->ktick, t->bucket);
+}
+
 static enum sw_mirror_class mm_event(struct mm *mm, enum sw_mirror_ev_type type, int i,
-				     unsigned int cpu, unsigned long kclk)
+				     unsigned int cpu, unsigned long baseclk)
 {
 	struct mm_timer *t = &mm->t[i];
 	struct sw_mirror_event ev = {
@@ -135,7 +311,7 @@ static enum sw_mirror_class mm_event(struct mm *mm, enum sw_mirror_ev_type type,
 		.timer = t,
 		.cpu = cpu,
 		.now = mm->jiffies,
-		.kclk = kclk,
+		.baseclk = baseclk,
 	};
 	enum sw_mirror_class class;
 
@@ -145,16 +321,19 @@ static enum sw_mirror_class mm_event(struct mm *mm, enum sw_mirror_ev_type type,
 		ev.tflags = t->idx << SW_KTIMER_ARRAYSHIFT;
 		ev.expires = t->expires;
 		ev.have = SW_EVF_IDX | (mm->v612 ? SW_EVF_BUCKET : 0);
-		ev.kclk = t->bucket;
-		t->seen_expires = t->expires;
+		ev.bucket_expiry = t->bucket;
 		mm->truth.starts++;
 	} else if (type == SW_EV_EXPIRE) {
 		ev.expires = t->expires;
 		ev.have = SW_EVF_EXPIRES;
 		mm->truth.expiries++;
 	}
-	class = sw_mirror_event(mm->m, &ev);
+	memset(&mm->out, 0x6b, sizeof(mm->out));
+	class = sw_mirror_handle_event(mm->m, &ev, &mm->out);
 	mm->nr_events++;
+	mm_check_outcome(mm, t, type, class, baseclk);
+	if (type == SW_EV_START)
+		t->seen_expires = t->expires;
 	mm_check(mm);
 	return class;
 }
@@ -288,8 +467,13 @@ static unsigned long mm_delta(struct mm *mm)
 		return v % 70;
 	case 8 ... 11:
 		return v % 1000;
-	case 12 ... 13:
+	case 12:
 		return v % (2UL << (r / 16 % 24));
+	case 13:
+		/* Rarely beyond the seed wheel's range, or mainline's (clamped) */
+		if (r / 16 % 8)
+			return v % (2UL << (r / 128 % 24));
+		return (r / 128 % 2 ? 1UL << 30 : 1UL << 26) + v % (1UL << 26);
 	case 14:
 		return v % 600 - 300;	/* maybe in the past */
 	default:
@@ -333,7 +517,10 @@ static void mm_expire_one(struct mm *mm, int i, unsigned int cpu, unsigned long 
 		mm_lateness(mm, i, baseclk, t->seen_expires);
 		rearmed = true;
 		mm_enqueue(mm, i, mm->jiffies + mm_delta(mm));
+		/* A new lifetime: its expire_entry decides the old one */
+		mm->restart = true;
 		mm_start(mm, i, other, false);
+		mm->restart = false;
 	} else {
 		mm_lateness(mm, i, baseclk, t->expires);
 	}
@@ -487,6 +674,9 @@ static void mm_run(struct kunit *test, bool v612, unsigned int hz, unsigned long
 	KUNIT_EXPECT_GT(test, mm->m->events[SW_MC_EXPIRE_REARMED], 10UL);
 	KUNIT_EXPECT_GT(test, mm->truth.cancelled_due, 10UL);
 	KUNIT_EXPECT_EQ(test, !!mm->truth.remote, v612);
+	/* Placements beyond the range were checked too */
+	KUNIT_EXPECT_GT(test, mm->nr_parked, 10UL);
+	KUNIT_EXPECT_GT(test, mm->nr_clamped, 10UL);
 }
 
 struct mm_param {

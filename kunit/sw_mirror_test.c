@@ -18,9 +18,11 @@
 #define SW_MT_RECS	8
 #define SW_MT_CPUS	4
 
-/* A mirror with a few records and four CPUs, started at @now */
+/* A mirror with a few records and four CPUs, started at @now; its last event's outcome */
 struct sw_mt {
+	struct kunit		*test;
 	struct sw_mirror	m;
+	struct sw_mirror_outcome out;
 	struct sw_mirror_rec	recs[SW_MT_RECS];
 	struct sw_mirror_rec	*slots[SW_MT_CPUS];
 	unsigned long		timers[SW_MT_RECS + 4];	/* their addresses are the identities */
@@ -34,7 +36,22 @@ static struct sw_mt *sw_mt_new(struct kunit *test, unsigned int khz, unsigned lo
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	KUNIT_ASSERT_EQ(test, sw_mirror_init(&t->m, khz, now, t->slots, SW_MT_CPUS), 0);
 	sw_mirror_add_records(&t->m, t->recs, nr_recs);
+	t->test = test;
 	return t;
+}
+
+/*
+ * One event, its outcome in @t->out: poisoned first, so that a field the
+ * mirror leaves unset for this event shows
+ */
+static enum sw_mirror_class sw_mt_event(struct sw_mt *t, const struct sw_mirror_event *ev)
+{
+	enum sw_mirror_class class;
+
+	memset(&t->out, 0x6b, sizeof(t->out));
+	class = sw_mirror_handle_event(&t->m, ev, &t->out);
+	KUNIT_EXPECT_EQ(t->test, t->out.class, class);
+	return class;
 }
 
 /* The kernel's flags: the base's CPU and, as timer_start carries them, the bucket */
@@ -70,7 +87,7 @@ static enum sw_mirror_class sw_mt_start_on(struct sw_mt *t, unsigned int i, unsi
 		.have = SW_EVF_IDX,
 	};
 
-	return sw_mirror_event(&t->m, &ev);
+	return sw_mt_event(t, &ev);
 }
 
 /* The same, queued on the CPU's own base */
@@ -90,7 +107,7 @@ static enum sw_mirror_class sw_mt_cancel(struct sw_mt *t, unsigned int i, unsign
 		.now = now,
 	};
 
-	return sw_mirror_event(&t->m, &ev);
+	return sw_mt_event(t, &ev);
 }
 
 static enum sw_mirror_class sw_mt_expire(struct sw_mt *t, unsigned int i, unsigned int cpu,
@@ -101,10 +118,10 @@ static enum sw_mirror_class sw_mt_expire(struct sw_mt *t, unsigned int i, unsign
 		.timer = &t->timers[i],
 		.cpu = cpu,
 		.now = now,
-		.kclk = baseclk,
+		.baseclk = baseclk,
 	};
 
-	return sw_mirror_event(&t->m, &ev);
+	return sw_mt_event(t, &ev);
 }
 
 /* seen, cancelled, expired, pending, dropped; and the invariants */
@@ -240,7 +257,7 @@ static void sw_mirror_requeue_onto_another_base_is_a_migration(struct kunit *tes
 	sw_mt_cancel(t, 0, 1, SW_MT_J0 + 1);
 	/* Enqueued on CPU 3's base by CPU 1 */
 	ev.tflags = sw_mt_flags(3, sw_mt_kidx(t, ev.expires, ev.now));
-	KUNIT_EXPECT_EQ(test, sw_mirror_event(&t->m, &ev), SW_MC_MIGRATE);
+	KUNIT_EXPECT_EQ(test, sw_mt_event(t, &ev), SW_MC_MIGRATE);
 	sw_mt_expect(test, t, 1, 0, 0, 1, 0);
 }
 
@@ -346,8 +363,18 @@ static void sw_mirror_rearm_before_expire_entry_keeps_both(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sw_mt_start_on(t, 0, 2, 0, b, b + 20), SW_MC_ARM);
 	/* Two lifetimes of one timer: the old one is not decided yet */
 	sw_mt_expect(test, t, 2, 0, 0, 2, 0);
+	KUNIT_EXPECT_FALSE(test, t->out.expired);
+	KUNIT_EXPECT_TRUE(test, t->out.placed);
+	KUNIT_EXPECT_EQ(test, t->out.wheel[t->m.kernel_wheel].expires, b + 20);
+	KUNIT_EXPECT_FALSE(test, t->out.diff[SW_DIFF_EXPIRY].compared);
+	/* Its expire_entry decides the old lifetime: an expiry */
 	KUNIT_EXPECT_EQ(test, sw_mt_expire(t, 0, 0, b, b), SW_MC_EXPIRE_REARMED);
 	sw_mt_expect(test, t, 2, 0, 1, 1, 0);
+	KUNIT_EXPECT_TRUE(test, t->out.expired);
+	KUNIT_EXPECT_EQ(test, t->out.wheel[t->m.kernel_wheel].lateness, 1L);
+	KUNIT_EXPECT_FALSE(test, t->out.placed);
+	KUNIT_EXPECT_TRUE(test, t->out.diff[SW_DIFF_EXPIRY].compared);
+	KUNIT_EXPECT_EQ(test, t->out.diff[SW_DIFF_EXPIRY].reason, SW_DIFF_MATCH);
 	KUNIT_EXPECT_EQ(test, t->m.diff.count[SW_DIFF_EXPIRY][SW_DIFF_MATCH], 1UL);
 	KUNIT_EXPECT_EQ(test, t->m.expired_remote, 0UL);
 	/* The new lifetime's own expiry */
@@ -597,6 +624,12 @@ static void sw_mirror_counts_clamped_and_parked(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, wh->clamped, (unsigned long)clamp, "wheel %u", w);
 		KUNIT_EXPECT_EQ_MSG(test, wh->parked, (unsigned long)(kind == SW_WHEEL_SEED),
 				    "wheel %u", w);
+		/* The outcome says it of the event, as the wheel marked it */
+		KUNIT_EXPECT_EQ_MSG(test, t->out.wheel[w].how,
+				    clamp ? SW_TIMER_CLAMPED :
+				    kind == SW_WHEEL_SEED ? SW_TIMER_PARKED : 0, "wheel %u", w);
+		KUNIT_EXPECT_EQ_MSG(test, t->out.wheel[w].lvl, wh->base.geo.depth - 1,
+				    "wheel %u", w);
 	}
 }
 
@@ -629,62 +662,94 @@ static void sw_mirror_outcome_is_the_events_own_timer(struct kunit *test)
 	struct sw_mt *t = sw_mt_new(test, 250, SW_MT_J0, SW_MT_RECS);
 	struct sw_mirror_rec *rec = &t->recs[SW_MT_RECS - 1];
 	unsigned long expires = SW_MT_J0 + 10;
-	struct sw_mirror_outcome out;
-	struct sw_mirror_event ev = {
-		.type = SW_EV_START,
-		.timer = &t->timers[0],
-		.now = SW_MT_J0,
-		.expires = expires,
-		.tflags = sw_mt_flags(0, sw_mt_kidx(t, expires, SW_MT_J0)),
-		.have = SW_EVF_IDX,
-	};
-	unsigned int w;
+	unsigned int w, kw = t->m.kernel_wheel;
+	struct sw_mirror_outcome *out = &t->out;
 
-	memset(&out, 0x6b, sizeof(out));
-	KUNIT_EXPECT_EQ(test, sw_mirror_event_outcome(&t->m, &ev, &out), SW_MC_ARM);
-	KUNIT_EXPECT_TRUE(test, out.placed);
-	KUNIT_EXPECT_FALSE(test, out.expired);
-	KUNIT_EXPECT_EQ(test, out.lvl[t->m.kernel_wheel], 0);
-	for (w = 0; w < t->m.nr_wheels; w++)
-		KUNIT_EXPECT_EQ(test, out.lvl[w], rec->lvl[w]);
+	KUNIT_EXPECT_EQ(test, sw_mt_start(t, 0, 0, SW_MT_J0, expires), SW_MC_ARM);
+	KUNIT_EXPECT_TRUE(test, out->placed);
+	KUNIT_EXPECT_FALSE(test, out->expired);
+	/* Each wheel's placement, as the wheel holds it */
+	for (w = 0; w < sw_mirror_nr_wheels(&t->m); w++) {
+		const struct sw_mirror_wheel *wh = &t->m.wheels[w];
 
-	ev.type = SW_EV_CANCEL;
-	ev.now = expires + 1;
-	KUNIT_EXPECT_EQ(test, sw_mirror_event_outcome(&t->m, &ev, &out), SW_MC_CANCEL);
-	KUNIT_EXPECT_FALSE(test, out.placed);
-	KUNIT_EXPECT_FALSE(test, out.expired);
+		KUNIT_EXPECT_EQ(test, out->wheel[w].lvl, rec->lvl[w]);
+		KUNIT_EXPECT_EQ(test, out->wheel[w].idx, rec->ent[w].idx);
+		KUNIT_EXPECT_EQ(test, out->wheel[w].tick, rec->ent[w].bucket_expiry);
+		KUNIT_EXPECT_EQ(test, out->wheel[w].expires, rec->ent[w].expires);
+		KUNIT_EXPECT_EQ(test, out->wheel[w].clk, wh->base.clk);
+		KUNIT_EXPECT_EQ(test, out->wheel[w].how, 0U);
+		KUNIT_EXPECT_EQ(test, out->wheel[w].overdue, 0UL);
+		KUNIT_EXPECT_EQ(test, out->wheel[w].gran,
+				(u32)sw_lvl_expiry_gran(&wh->base.geo, rec->lvl[w]));
+	}
+	/* Level 0 of mainline at 250: the kernel's tick, its bucket, a match */
+	KUNIT_EXPECT_EQ(test, out->wheel[kw].tick, expires + 1);
+	KUNIT_EXPECT_TRUE(test, out->kernel.has_idx);
+	KUNIT_EXPECT_FALSE(test, out->kernel.has_bucket);
+	KUNIT_EXPECT_EQ(test, out->kernel.idx, sw_mt_kidx(t, expires, SW_MT_J0));
+	KUNIT_EXPECT_TRUE(test, out->has_ktick);
+	KUNIT_EXPECT_EQ(test, out->ktick, expires + 1);
+	KUNIT_EXPECT_TRUE(test, out->diff[SW_DIFF_PLACEMENT].compared);
+	KUNIT_EXPECT_EQ(test, out->diff[SW_DIFF_PLACEMENT].reason, SW_DIFF_MATCH);
+	KUNIT_EXPECT_FALSE(test, out->diff[SW_DIFF_EXPIRY].compared);
 
-	ev.type = SW_EV_EXPIRE;
-	ev.kclk = expires + 1;
-	ev.have = 0;
-	KUNIT_EXPECT_EQ(test, sw_mirror_event_outcome(&t->m, &ev, &out), SW_MC_EXPIRE);
-	KUNIT_EXPECT_FALSE(test, out.placed);
-	KUNIT_EXPECT_TRUE(test, out.expired);
-	KUNIT_EXPECT_EQ(test, out.lateness[t->m.kernel_wheel], 1L);
+	KUNIT_EXPECT_EQ(test, sw_mt_cancel(t, 0, 0, expires + 1), SW_MC_CANCEL);
+	KUNIT_EXPECT_FALSE(test, out->placed);
+	KUNIT_EXPECT_FALSE(test, out->expired);
+	KUNIT_EXPECT_FALSE(test, out->diff[SW_DIFF_PLACEMENT].compared);
+	KUNIT_EXPECT_FALSE(test, out->diff[SW_DIFF_EXPIRY].compared);
+
+	KUNIT_EXPECT_EQ(test, sw_mt_expire(t, 0, 0, expires + 1, expires + 1), SW_MC_EXPIRE);
+	KUNIT_EXPECT_FALSE(test, out->placed);
+	KUNIT_EXPECT_TRUE(test, out->expired);
+	KUNIT_EXPECT_EQ(test, out->wheel[kw].lateness, 1L);
+	KUNIT_EXPECT_TRUE(test, out->diff[SW_DIFF_EXPIRY].compared);
+	KUNIT_EXPECT_EQ(test, out->diff[SW_DIFF_EXPIRY].reason, SW_DIFF_MATCH);
 	/* One timer in all: each wheel's lateness is the one it recorded */
 	for (w = 0; w < t->m.nr_wheels; w++) {
 		const struct sw_mirror_lateness *lat = &t->m.wheels[w].lat[rec->lvl[w]];
 
 		KUNIT_EXPECT_EQ(test, lat->count, 1UL);
-		KUNIT_EXPECT_EQ(test, out.lateness[w], lat->max);
+		KUNIT_EXPECT_EQ(test, out->wheel[w].lateness, lat->max);
 	}
 
 	/* Timer 1's held cancel, settled by timer 2's start, is not timer 2's outcome */
 	sw_mt_start(t, 1, 1, expires + 2, expires + 100);
 	sw_mt_cancel(t, 1, 1, expires + 3);
-	ev = (struct sw_mirror_event){
-		.type = SW_EV_START,
-		.timer = &t->timers[2],
-		.cpu = 1,
-		.now = expires + 4,
-		.expires = expires + 40,
-		.tflags = sw_mt_flags(1, sw_mt_kidx(t, expires + 40, expires + 4)),
-		.have = SW_EVF_IDX,
-	};
-	KUNIT_EXPECT_EQ(test, sw_mirror_event_outcome(&t->m, &ev, &out), SW_MC_ARM);
-	KUNIT_EXPECT_TRUE(test, out.placed);
-	KUNIT_EXPECT_FALSE(test, out.expired);
+	KUNIT_EXPECT_EQ(test, sw_mt_start(t, 2, 1, expires + 4, expires + 40), SW_MC_ARM);
+	KUNIT_EXPECT_TRUE(test, out->placed);
+	KUNIT_EXPECT_FALSE(test, out->expired);
+	KUNIT_EXPECT_EQ(test, out->wheel[kw].expires, expires + 40);
 	sw_mt_expect(test, t, 3, 1, 1, 1, 0);
+
+	/* An expiry already past: each wheel runs it at its next tick */
+	KUNIT_EXPECT_EQ(test, sw_mt_start(t, 3, 0, expires + 50, expires + 45), SW_MC_ARM);
+	for (w = 0; w < t->m.nr_wheels; w++) {
+		const struct sw_mirror_wheel_outcome *o = &out->wheel[w];
+
+		KUNIT_EXPECT_EQ(test, o->how, SW_TIMER_OVERDUE);
+		KUNIT_EXPECT_EQ(test, o->tick, o->clk);
+		KUNIT_EXPECT_EQ(test, o->overdue, o->clk - o->expires);
+		KUNIT_EXPECT_GT(test, o->overdue, 0UL);
+	}
+	KUNIT_EXPECT_EQ(test, out->wheel[kw].overdue, 5UL);
+}
+
+/* Nothing the mirror knows of: a class and nothing else */
+static void sw_mirror_outcome_of_an_untracked_event_is_its_class(struct kunit *test)
+{
+	struct sw_mt *t = sw_mt_new(test, 250, SW_MT_J0, SW_MT_RECS);
+
+	KUNIT_EXPECT_EQ(test, sw_mt_expire(t, 0, 0, SW_MT_J0 + 3, SW_MT_J0 + 3), SW_MC_UNTRACKED);
+	KUNIT_EXPECT_FALSE(test, t->out.placed);
+	KUNIT_EXPECT_FALSE(test, t->out.expired);
+	KUNIT_EXPECT_FALSE(test, t->out.has_ktick);
+	KUNIT_EXPECT_FALSE(test, t->out.diff[SW_DIFF_PLACEMENT].compared);
+	KUNIT_EXPECT_FALSE(test, t->out.diff[SW_DIFF_EXPIRY].compared);
+	/* A caller that does not want the outcome passes none */
+	KUNIT_EXPECT_EQ(test, sw_mirror_handle_event(&t->m, &(struct sw_mirror_event){
+				.type = SW_EV_CANCEL, .timer = &t->timers[0],
+				.now = SW_MT_J0 + 3 }, NULL), SW_MC_UNTRACKED);
 }
 
 /*
@@ -703,7 +768,7 @@ static void sw_mirror_silent_modify_is_counted(struct kunit *test)
 		.type = SW_EV_EXPIRE,
 		.timer = &t->timers[0],
 		.now = tick,
-		.kclk = tick,
+		.baseclk = tick,
 		.expires = expires - 3,
 		.have = SW_EVF_EXPIRES,
 	};
@@ -712,7 +777,7 @@ static void sw_mirror_silent_modify_is_counted(struct kunit *test)
 	sw_mt_start(t, 0, 0, SW_MT_J0, expires);
 	KUNIT_EXPECT_EQ(test, t->recs[SW_MT_RECS - 1].lvl[t->m.kernel_wheel], 1);
 	sw_mt_cancel(t, 0, 0, tick);
-	KUNIT_EXPECT_EQ(test, sw_mirror_event(&t->m, &ev), SW_MC_EXPIRE);
+	KUNIT_EXPECT_EQ(test, sw_mt_event(t, &ev), SW_MC_EXPIRE);
 	sw_mt_expect(test, t, 1, 0, 1, 0, 0);
 	KUNIT_EXPECT_EQ(test, t->m.silently_modified, 1UL);
 	KUNIT_EXPECT_EQ(test, kw->lat[1].max, (long)(tick - expires));
@@ -763,6 +828,7 @@ static struct kunit_case sw_mirror_events_cases[] = {
 	KUNIT_CASE(sw_mirror_counts_clamped_and_parked),
 	KUNIT_CASE(sw_mirror_events_across_the_wrap),
 	KUNIT_CASE(sw_mirror_outcome_is_the_events_own_timer),
+	KUNIT_CASE(sw_mirror_outcome_of_an_untracked_event_is_its_class),
 	KUNIT_CASE(sw_mirror_silent_modify_is_counted),
 	KUNIT_CASE(sw_mirror_lat_bin_top_bounds_its_bin),
 	{}

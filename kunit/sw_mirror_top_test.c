@@ -77,17 +77,17 @@ static void sw_tt_account(struct kunit *test)
 
 	/* A start placed at levels 2 and 1, a cancel, two expiries: 3 late, then 1 early */
 	out.placed = true;
-	out.lvl[0] = 2;
-	out.lvl[1] = 1;
+	out.wheel[0].lvl = 2;
+	out.wheel[1].lvl = 1;
 	sw_mirror_top_account(top, sw_tt_fn(7), SW_MC_ARM, &out, 2);
 	memset(&out, 0, sizeof(out));
 	sw_mirror_top_account(top, sw_tt_fn(7), SW_MC_CANCEL, &out, 2);
 	out.expired = true;
-	out.lateness[0] = 3;
-	out.lateness[1] = 5;
+	out.wheel[0].lateness = 3;
+	out.wheel[1].lateness = 5;
 	sw_mirror_top_account(top, sw_tt_fn(7), SW_MC_EXPIRE, &out, 2);
-	out.lateness[0] = -1;
-	out.lateness[1] = 7;
+	out.wheel[0].lateness = -1;
+	out.wheel[1].lateness = 7;
 	sw_mirror_top_account(top, sw_tt_fn(7), SW_MC_EXPIRE, &out, 2);
 
 	f = sw_mirror_top_entry(top, sw_tt_fn(7));

@@ -142,6 +142,7 @@ void sw_test_expect(const struct sw_test_param *param, unsigned long clk,
 	unsigned long gran;
 
 	exp->clamped = false;
+	exp->parked = false;
 	if ((long)delta < 0) {
 		exp->level = 0;
 		exp->run_at = clk;
@@ -158,6 +159,7 @@ void sw_test_expect(const struct sw_test_param *param, unsigned long clk,
 		exp->clamped = true;
 		expires = clk + sw_test_timeout_max(param);
 	}
+	exp->parked = param->kind == SW_WHEEL_SEED && delta >= sw_test_cutoff(param);
 	/* The first multiple of the granularity strictly after the expiry */
 	gran = sw_test_gran(exp->level);
 	exp->run_at = expires - expires % gran + gran;

@@ -38,12 +38,15 @@ unsigned int sw_test_level(const struct sw_test_param *param, unsigned long delt
  * struct sw_test_expect - where the contract puts a timer
  * @level:	level it is placed at
  * @clamped:	mainline only: expiry was beyond the range and clamped
+ * @parked:	seed only: expiry was beyond the range, the timer waits in
+ *		the last level
  * @run_at:	the tick at which the wheel runs it (classic: exactly the
  *		expiry, and @level is only where it starts)
  */
 struct sw_test_expect {
 	unsigned int	level;
 	bool		clamped;
+	bool		parked;
 	unsigned long	run_at;
 };
 

@@ -104,6 +104,8 @@ static void sw_test_check_placement(struct kunit *test, struct sw_base *base,
 			    (sw_lvl_nr_buckets(&base->geo, exp.level) - 1), "delta %lu", delta);
 	KUNIT_EXPECT_EQ_MSG(test, !!(timer.flags & SW_TIMER_CLAMPED), exp.clamped,
 			    "delta %lu", delta);
+	KUNIT_EXPECT_EQ_MSG(test, !!(timer.flags & SW_TIMER_PARKED), exp.parked,
+			    "delta %lu", delta);
 	KUNIT_EXPECT_FALSE(test, timer.flags & SW_TIMER_OVERDUE);
 	KUNIT_EXPECT_GE(test, timer.idx, half + sw_lvl_first_bucket(&base->geo, exp.level));
 	KUNIT_EXPECT_LT(test, timer.idx, half + sw_lvl_first_bucket(&base->geo, exp.level + 1));

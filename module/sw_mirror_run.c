@@ -135,7 +135,7 @@ static void sw_mirror_feed(struct sw_mirror_live *live, const struct sw_mirror_l
 		live->own_events++;
 		return;
 	}
-	class = sw_mirror_event_outcome(live->m, &ent->ev, &out);
+	class = sw_mirror_handle_event(live->m, &ent->ev, &out);
 	sw_mirror_top_account(live->top, ent->fn, class, &out, live->m->nr_wheels);
 }
 
@@ -254,7 +254,7 @@ static void sw_mirror_on_start(struct timer_list *timer, unsigned long expires,
 		.timer = timer,
 		.expires = expires,
 		.tflags = flags,
-		.kclk = bucket_expiry,
+		.bucket_expiry = bucket_expiry,
 		.have = SW_EVF_IDX | (has_bucket_expiry ? SW_EVF_BUCKET : 0),
 	};
 
@@ -281,7 +281,7 @@ static void sw_probe_timer_expire_entry(void *data, struct timer_list *timer,
 		.type = SW_EV_EXPIRE,
 		.timer = timer,
 		.expires = READ_ONCE(timer->expires),
-		.kclk = baseclk,
+		.baseclk = baseclk,
 		.tflags = READ_ONCE(timer->flags),
 		.have = SW_EVF_EXPIRES,
 	};

@@ -163,6 +163,28 @@ int sw_mirror_init(struct sw_mirror *m, unsigned int khz, unsigned long now,
 }
 
 /**
+ * sw_mirror_set_budget - how much work each wheel may do per event to catch up
+ * @m:		the mirror
+ * @budget:	ticks, timers run or cascaded (%SW_MIRROR_BUDGET by default);
+ *		UINT_MAX never leaves a wheel behind
+ */
+void sw_mirror_set_budget(struct sw_mirror *m, unsigned int budget)
+{
+	m->budget = budget;
+}
+
+/**
+ * sw_mirror_nr_wheels - the wheels a mirror runs, and an outcome reports
+ * @m:		the mirror
+ *
+ * Return: 9, or 12 when the kernel's HZ is 300.
+ */
+unsigned int sw_mirror_nr_wheels(const struct sw_mirror *m)
+{
+	return m->nr_wheels;
+}
+
+/**
  * sw_mirror_add_records - give the mirror records to use
  * @m:		the mirror
  * @recs:	an array of them; the caller keeps it until it stops the mirror
@@ -246,7 +268,8 @@ static void sw_mirror_undetach(struct sw_mirror *m, struct sw_mirror_rec *r)
 	r->state = SW_REC_PENDING;
 }
 
-static void sw_mirror_free(struct sw_mirror *m, struct sw_mirror_rec *r)
+/* The end of a lifetime: the record out of the wheels and the table, free again */
+static void sw_mirror_release(struct sw_mirror *m, struct sw_mirror_rec *r)
 {
 	sw_mirror_undetach(m, r);
 	sw_mirror_unplace(m, r);
@@ -262,7 +285,7 @@ static void sw_mirror_cancelled(struct sw_mirror *m, struct sw_mirror_rec *r)
 	if (r->due)
 		m->cancelled_due++;
 	m->cancelled++;
-	sw_mirror_free(m, r);
+	sw_mirror_release(m, r);
 }
 
 /**
@@ -317,14 +340,13 @@ static void sw_mirror_lat_add(struct sw_mirror_lateness *lat, long lateness)
 
 /*
  * An expiry of the timer @r mirrors, whose expiry was @expires: each
- * wheel's lateness, its tick minus @expires in its HZ
+ * wheel's lateness, its tick minus @expires in its HZ, into its
+ * histograms and @out
  */
-static void sw_mirror_lateness(struct sw_mirror *m, struct sw_mirror_rec *r,
-			       unsigned long expires)
+static void sw_mirror_measure_lateness(struct sw_mirror *m, struct sw_mirror_rec *r,
+				       unsigned long expires, struct sw_mirror_outcome *out)
 {
 	unsigned int w;
-
-	struct sw_mirror_outcome *out = m->out_timer == r->timer ? m->out : NULL;
 
 	for (w = 0; w < m->nr_wheels; w++) {
 		struct sw_mirror_wheel *wh = &m->wheels[w];
@@ -336,15 +358,16 @@ static void sw_mirror_lateness(struct sw_mirror *m, struct sw_mirror_rec *r,
 		if (sw_timer_pending(&r->ent[w]))
 			sw_mirror_busy(wh, r->ent[w].bucket_expiry);
 		if (out)
-			out->lateness[w] = lateness;
+			out->wheel[w].lateness = lateness;
 	}
 	if (out)
 		out->expired = true;
 }
 
+/* The differential of an expiry: @mtick, the kernel wheel's tick, against @baseclk */
 static void sw_mirror_diff_expiry(struct sw_mirror *m, struct sw_mirror_rec *r,
 				  unsigned long mtick, enum sw_diff_reason placed,
-				  unsigned long baseclk)
+				  unsigned long baseclk, struct sw_mirror_outcome *out)
 {
 	struct sw_diff_entry e = {
 		.timer = r->timer,
@@ -360,6 +383,33 @@ static void sw_mirror_diff_expiry(struct sw_mirror *m, struct sw_mirror_rec *r,
 	};
 
 	sw_diff_record(&m->diff, &e);
+	if (out)
+		out->diff[SW_DIFF_EXPIRY] = (struct sw_mirror_verdict){ true, e.reason };
+}
+
+/* What the kernel said of a start's placement: the one place it is read from an event */
+static void sw_mirror_kernel_view(const struct sw_mirror_event *ev, struct sw_diff_kernel *k)
+{
+	k->idx = sw_ktimer_idx(ev->tflags);
+	k->has_idx = ev->have & SW_EVF_IDX;
+	k->bucket_expiry = ev->bucket_expiry;
+	k->has_bucket = ev->have & SW_EVF_BUCKET;
+}
+
+/* Wheel @wh placed a timer as @ent, at level @lvl, for its expiry @v */
+static void sw_mirror_placed(struct sw_mirror_wheel_outcome *o, const struct sw_mirror_wheel *wh,
+			     const struct sw_timer *ent, unsigned int lvl, unsigned long v)
+{
+	long overdue = (long)(wh->base.clk - v);
+
+	o->clk = wh->base.clk;
+	o->expires = v;
+	o->tick = ent->bucket_expiry;
+	o->overdue = overdue > 0 ? overdue : 0;
+	o->gran = sw_lvl_expiry_gran(&wh->base.geo, lvl);
+	o->idx = ent->idx;
+	o->lvl = lvl;
+	o->how = ent->flags & SW_TIMER_PLACEMENT;
 }
 
 /*
@@ -367,25 +417,21 @@ static void sw_mirror_diff_expiry(struct sw_mirror *m, struct sw_mirror_rec *r,
  * the kernel wheel's placement with the kernel's
  */
 static void sw_mirror_place(struct sw_mirror *m, struct sw_mirror_rec *r,
-			    const struct sw_mirror_event *ev, bool fresh)
+			    const struct sw_mirror_event *ev, bool fresh,
+			    struct sw_mirror_outcome *out)
 {
-	struct sw_diff_kernel k = {
-		.idx = sw_ktimer_idx(ev->tflags),
-		.has_idx = ev->have & SW_EVF_IDX,
-		.bucket_expiry = ev->kclk,
-		.has_bucket = ev->have & SW_EVF_BUCKET,
-	};
 	struct sw_mirror_wheel *kw = &m->wheels[m->kernel_wheel];
 	struct sw_timer *kent = &r->ent[m->kernel_wheel];
+	struct sw_diff_kernel k;
+	bool has_ktick;
 	unsigned int w;
 
+	sw_mirror_kernel_view(ev, &k);
 	r->expires = ev->expires;
 	r->tflags = ev->tflags;
 	for (w = 0; w < m->nr_wheels; w++) {
 		struct sw_mirror_wheel *wh = &m->wheels[w];
-		const struct sw_geometry *geo = &wh->base.geo;
 		unsigned long v = sw_hz_expiry_at(&wh->hz, ev->expires, m->now);
-		unsigned long delta = v - wh->base.clk;
 
 		if (!fresh && !sw_timer_pending(&r->ent[w]))
 			wh->ran_pending--;
@@ -393,13 +439,10 @@ static void sw_mirror_place(struct sw_mirror *m, struct sw_mirror_rec *r,
 		r->lvl[w] = sw_timer_level(&wh->base, &r->ent[w]);
 		if (r->ent[w].flags & SW_TIMER_CLAMPED)
 			wh->clamped++;
-		if (geo->kind == SW_WHEEL_SEED && (long)delta >= 0 &&
-		    delta >= geo->lvl_start[geo->depth])
+		if (r->ent[w].flags & SW_TIMER_PARKED)
 			wh->parked++;
-	}
-	if (m->out && m->out_timer == r->timer) {
-		memcpy(m->out->lvl, r->lvl, sizeof(m->out->lvl));
-		m->out->placed = true;
+		if (out)
+			sw_mirror_placed(&out->wheel[w], wh, &r->ent[w], r->lvl[w], v);
 	}
 
 	r->reason = SW_DIFF_MATCH;
@@ -421,9 +464,18 @@ static void sw_mirror_place(struct sw_mirror *m, struct sw_mirror_rec *r,
 					     kw->base.clk, &k);
 		sw_diff_record(&m->diff, &e);
 		r->reason = e.reason;
+		if (out)
+			out->diff[SW_DIFF_PLACEMENT] = (struct sw_mirror_verdict){ true, e.reason };
 	}
-	if (!sw_diff_kernel_tick(&kw->base.geo, &k, ev->expires, m->now, &r->ktick))
+	has_ktick = sw_diff_kernel_tick(&kw->base.geo, &k, ev->expires, m->now, &r->ktick);
+	if (!has_ktick)
 		r->ktick = kent->bucket_expiry;
+	if (out) {
+		out->placed = true;
+		out->kernel = k;
+		out->has_ktick = has_ktick;
+		out->ktick = r->ktick;
+	}
 }
 
 /*
@@ -431,7 +483,8 @@ static void sw_mirror_place(struct sw_mirror *m, struct sw_mirror_rec *r,
  * wheel, if it has a record, else in a free one
  */
 static enum sw_mirror_class sw_mirror_arm(struct sw_mirror *m, struct sw_mirror_rec *r,
-					  const struct sw_mirror_event *ev)
+					  const struct sw_mirror_event *ev,
+					  struct sw_mirror_outcome *out)
 {
 	m->seen++;
 	if (!r)
@@ -441,7 +494,7 @@ static enum sw_mirror_class sw_mirror_arm(struct sw_mirror *m, struct sw_mirror_
 		return SW_MC_DROPPED;
 	}
 	m->pending++;
-	sw_mirror_place(m, r, ev, true);
+	sw_mirror_place(m, r, ev, true, out);
 	return SW_MC_ARM;
 }
 
@@ -451,7 +504,7 @@ static enum sw_mirror_class sw_mirror_arm(struct sw_mirror *m, struct sw_mirror_
  * than the timer's base.
  */
 static void sw_mirror_expired(struct sw_mirror *m, struct sw_mirror_rec *r,
-			      const struct sw_mirror_event *ev)
+			      const struct sw_mirror_event *ev, struct sw_mirror_outcome *out)
 {
 	/*
 	 * A mod_timer() that keeps the kernel's bucket emits no event but may
@@ -460,12 +513,13 @@ static void sw_mirror_expired(struct sw_mirror *m, struct sw_mirror_rec *r,
 	 */
 	if ((ev->have & SW_EVF_EXPIRES) && ev->expires != r->expires)
 		m->silently_modified++;
-	sw_mirror_lateness(m, r, r->expires);
-	sw_mirror_diff_expiry(m, r, r->ent[m->kernel_wheel].bucket_expiry, r->reason, ev->kclk);
+	sw_mirror_measure_lateness(m, r, r->expires, out);
+	sw_mirror_diff_expiry(m, r, r->ent[m->kernel_wheel].bucket_expiry, r->reason, ev->baseclk,
+			      out);
 	if (sw_ktimer_cpu(r->tflags) != ev->cpu)
 		m->expired_remote++;
 	m->expired++;
-	sw_mirror_free(m, r);
+	sw_mirror_release(m, r);
 }
 
 /*
@@ -475,15 +529,16 @@ static void sw_mirror_expired(struct sw_mirror *m, struct sw_mirror_rec *r,
  * none is free (the cancel is then taken as a cancel).
  */
 static enum sw_mirror_class sw_mirror_restart(struct sw_mirror *m, struct sw_mirror_rec *r,
-					      const struct sw_mirror_event *ev)
+					      const struct sw_mirror_event *ev,
+					      struct sw_mirror_outcome *out)
 {
 	if (hlist_empty(&m->free))
 		sw_mirror_cancelled(m, r);
-	return sw_mirror_arm(m, NULL, ev);
+	return sw_mirror_arm(m, NULL, ev, out);
 }
 
 /* The cancel held for @r was not followed by its requeue or expiry */
-static void sw_mirror_settle(struct sw_mirror *m, struct sw_mirror_rec *r)
+static void sw_mirror_settle_held(struct sw_mirror *m, struct sw_mirror_rec *r)
 {
 	if (r->cancel_cpu < m->nr_slots && m->slots[r->cancel_cpu] == r)
 		m->slots[r->cancel_cpu] = NULL;
@@ -495,8 +550,8 @@ static void sw_mirror_settle(struct sw_mirror *m, struct sw_mirror_rec *r)
 		sw_mirror_cancelled(m, r);
 }
 
-/* Cancels that waited @grace jiffies for an explanation were cancels */
-static void sw_mirror_expire_grace(struct sw_mirror *m)
+/* Cancels that waited @grace jiffies for an explanation were cancels: final now */
+static void sw_mirror_settle_cancels(struct sw_mirror *m)
 {
 	unsigned int n = 0;
 
@@ -511,8 +566,8 @@ static void sw_mirror_expire_grace(struct sw_mirror *m)
 }
 
 /* Run wheel @wh's ticks before @clk, within the budget */
-static bool sw_mirror_run_wheel(struct sw_mirror *m, struct sw_mirror_wheel *wh,
-				unsigned long clk)
+static bool sw_mirror_catch_up_wheel(struct sw_mirror *m, struct sw_mirror_wheel *wh,
+				     unsigned long clk)
 {
 	unsigned int work = 0;
 	struct sw_tick tick;
@@ -541,7 +596,7 @@ static bool sw_mirror_run_wheel(struct sw_mirror *m, struct sw_mirror_wheel *wh,
  * Bring every wheel's clock to jiffies @j in its HZ (@through: past the
  * tick @j too); false if a wheel ran out of budget
  */
-static bool sw_mirror_run(struct sw_mirror *m, unsigned long j, bool through)
+static bool sw_mirror_catch_up(struct sw_mirror *m, unsigned long j, bool through)
 {
 	bool caught_up = true;
 	unsigned int w;
@@ -550,7 +605,7 @@ static bool sw_mirror_run(struct sw_mirror *m, unsigned long j, bool through)
 		struct sw_mirror_wheel *wh = &m->wheels[w];
 
 		sw_hz_rebase(&wh->hz, m->now);
-		if (!sw_mirror_run_wheel(m, wh, sw_hz_clock(&wh->hz, j) + through)) {
+		if (!sw_mirror_catch_up_wheel(m, wh, sw_hz_clock(&wh->hz, j) + through)) {
 			wh->behind++;
 			caught_up = false;
 		}
@@ -564,33 +619,36 @@ static void sw_mirror_set_now(struct sw_mirror *m, unsigned long now)
 		m->now = now;
 }
 
-static enum sw_mirror_class sw_mirror_start(struct sw_mirror *m, struct sw_mirror_rec *r,
-					    const struct sw_mirror_event *ev, bool adjacent)
+/* A timer_start: a new lifetime, a requeue, or a restart of a timer due */
+static enum sw_mirror_class sw_mirror_handle_start(struct sw_mirror *m, struct sw_mirror_rec *r,
+						   const struct sw_mirror_event *ev, bool adjacent,
+						   struct sw_mirror_outcome *out)
 {
 	u32 old = r ? r->tflags : 0;
 
 	if (!r)
-		return sw_mirror_arm(m, r, ev);
+		return sw_mirror_arm(m, r, ev, out);
 	if (r->state == SW_REC_DETACHED && adjacent) {
 		sw_mirror_undetach(m, r);
-		sw_mirror_place(m, r, ev, false);
+		sw_mirror_place(m, r, ev, false, out);
 		return sw_ktimer_cpu(old) == sw_ktimer_cpu(ev->tflags) ? SW_MC_REARM :
 									SW_MC_MIGRATE;
 	}
 	/* Its cancel came from another CPU, whose next event has not come */
 	if (r->state == SW_REC_DETACHED && !r->due) {
 		sw_mirror_cancelled(m, r);
-		return sw_mirror_arm(m, NULL, ev);
+		return sw_mirror_arm(m, NULL, ev, out);
 	}
 	if (r->state != SW_REC_PENDING)
-		return sw_mirror_restart(m, r, ev);
+		return sw_mirror_restart(m, r, ev, out);
 	/* Pending: the kernel never starts a pending timer without a cancel */
-	sw_mirror_place(m, r, ev, false);
+	sw_mirror_place(m, r, ev, false, out);
 	return SW_MC_ANOMALY;
 }
 
-static enum sw_mirror_class sw_mirror_cancel(struct sw_mirror *m, struct sw_mirror_rec *r,
-					     const struct sw_mirror_event *ev)
+/* A timer_cancel: held, for the CPU's next event to decide */
+static enum sw_mirror_class sw_mirror_handle_cancel(struct sw_mirror *m, struct sw_mirror_rec *r,
+						    const struct sw_mirror_event *ev)
 {
 	if (!r)
 		return SW_MC_UNTRACKED;
@@ -607,8 +665,10 @@ static enum sw_mirror_class sw_mirror_cancel(struct sw_mirror *m, struct sw_mirr
 	return SW_MC_CANCEL;
 }
 
-static enum sw_mirror_class sw_mirror_expire(struct sw_mirror *m, struct sw_mirror_rec *r,
-					     const struct sw_mirror_event *ev)
+/* A timer_expire_entry: an expiry, of a timer started again since or not */
+static enum sw_mirror_class sw_mirror_handle_expire(struct sw_mirror *m, struct sw_mirror_rec *r,
+						    const struct sw_mirror_event *ev,
+						    struct sw_mirror_outcome *out)
 {
 	bool rearmed;
 
@@ -617,32 +677,43 @@ static enum sw_mirror_class sw_mirror_expire(struct sw_mirror *m, struct sw_mirr
 	if (r->state != SW_REC_PENDING) {
 		/* A later lifetime's record comes first in the table */
 		rearmed = sw_mirror_lookup(m, r->timer, false) != r;
-		sw_mirror_expired(m, r, ev);
+		sw_mirror_expired(m, r, ev, out);
 		return rearmed ? SW_MC_EXPIRE_REARMED : SW_MC_EXPIRE;
 	}
 	/* No cancel before it: an event was lost */
-	sw_mirror_expired(m, r, ev);
+	sw_mirror_expired(m, r, ev, out);
 	return SW_MC_ANOMALY;
 }
 
 /**
- * sw_mirror_event - replay one event of the kernel's timers
+ * sw_mirror_handle_event - replay one event of the kernel's timers
  * @m:		the mirror
  * @ev:		the event
+ * @out:	NULL, or filled in with all the event did to its own timer:
+ *		its class, each wheel's placement, the lateness of an expiry
+ *		it counted, the differential's verdicts
  *
  * The caller serialises the events of all CPUs; they need not come in
  * jiffies order (6.1's timer_expire_entry runs without the base's lock).
  *
  * Return: what the event was, see the table at the top of this file.
  */
-enum sw_mirror_class sw_mirror_event(struct sw_mirror *m, const struct sw_mirror_event *ev)
+enum sw_mirror_class sw_mirror_handle_event(struct sw_mirror *m, const struct sw_mirror_event *ev,
+					    struct sw_mirror_outcome *out)
 {
 	struct sw_mirror_rec *r, *held = NULL;
 	enum sw_mirror_class class;
 	bool adjacent = false;
 
+	if (out) {
+		out->placed = false;
+		out->expired = false;
+		out->has_ktick = false;
+		out->diff[SW_DIFF_PLACEMENT].compared = false;
+		out->diff[SW_DIFF_EXPIRY].compared = false;
+	}
 	sw_mirror_set_now(m, ev->now);
-	sw_mirror_expire_grace(m);
+	sw_mirror_settle_cancels(m);
 
 	/* The CPU's previous event was a cancel: this one may explain it */
 	if (ev->cpu < m->nr_slots) {
@@ -654,59 +725,35 @@ enum sw_mirror_class sw_mirror_event(struct sw_mirror *m, const struct sw_mirror
 	    (ev->type == SW_EV_EXPIRE || held == sw_mirror_lookup(m, ev->timer, false)))
 		adjacent = true;
 	else if (held)
-		sw_mirror_settle(m, held);
+		sw_mirror_settle_held(m, held);
 	r = adjacent ? held : sw_mirror_lookup(m, ev->timer, ev->type == SW_EV_EXPIRE);
 
-	sw_mirror_run(m, ev->now, false);
+	sw_mirror_catch_up(m, ev->now, false);
 	/*
 	 * The real base has run the tick of an expiry, and most likely of a
 	 * due cancel (which an expiry is): timers it places from now on are
 	 * placed from the next tick, even before the expire_entry comes
 	 */
 	if (ev->type == SW_EV_EXPIRE)
-		sw_mirror_run(m, ev->kclk, true);
+		sw_mirror_catch_up(m, ev->baseclk, true);
 	else if (ev->type == SW_EV_CANCEL && r && r->state == SW_REC_PENDING &&
 		 !sw_time_before(ev->now, r->ktick))
-		sw_mirror_run(m, r->ktick, true);
+		sw_mirror_catch_up(m, r->ktick, true);
 
 	switch (ev->type) {
 	case SW_EV_START:
-		class = sw_mirror_start(m, r, ev, adjacent);
+		class = sw_mirror_handle_start(m, r, ev, adjacent, out);
 		break;
 	case SW_EV_CANCEL:
-		class = sw_mirror_cancel(m, r, ev);
+		class = sw_mirror_handle_cancel(m, r, ev);
 		break;
 	default:
-		class = sw_mirror_expire(m, r, ev);
+		class = sw_mirror_handle_expire(m, r, ev, out);
 		break;
 	}
 	m->events[class]++;
-	return class;
-}
-
-/**
- * sw_mirror_event_outcome - replay one event and say what it did to its timer
- * @m:		the mirror
- * @ev:		the event
- * @out:	filled in: whether the event placed @ev's timer, at which level
- *		in each wheel, and whether it counted its expiry, how late in
- *		each wheel. Other timers the event settles are not reported.
- *
- * Return: as sw_mirror_event().
- */
-enum sw_mirror_class sw_mirror_event_outcome(struct sw_mirror *m,
-					     const struct sw_mirror_event *ev,
-					     struct sw_mirror_outcome *out)
-{
-	enum sw_mirror_class class;
-
-	out->placed = false;
-	out->expired = false;
-	m->out = out;
-	m->out_timer = ev->timer;
-	class = sw_mirror_event(m, ev);
-	m->out = NULL;
-	m->out_timer = NULL;
+	if (out)
+		out->class = class;
 	return class;
 }
 
@@ -723,8 +770,8 @@ enum sw_mirror_class sw_mirror_event_outcome(struct sw_mirror *m,
 bool sw_mirror_advance(struct sw_mirror *m, unsigned long now)
 {
 	sw_mirror_set_now(m, now);
-	sw_mirror_expire_grace(m);
-	return sw_mirror_run(m, m->now, false);
+	sw_mirror_settle_cancels(m);
+	return sw_mirror_catch_up(m, m->now, false);
 }
 
 /**

@@ -38,7 +38,7 @@ enum sw_mirror_ev_type {
 
 /* sw_mirror_event::have */
 #define SW_EVF_IDX	0x1U	/* @tflags holds the kernel's bucket index (START) */
-#define SW_EVF_BUCKET	0x2U	/* @kclk of a START is its bucket_expiry (6.12) */
+#define SW_EVF_BUCKET	0x2U	/* @bucket_expiry of a START is known (6.12) */
 #define SW_EVF_EXPIRES	0x4U	/* @expires of an EXPIRE is timer->expires */
 
 /**
@@ -49,7 +49,9 @@ enum sw_mirror_ev_type {
  * @now:	jiffies when it ran
  * @expires:	START: the expiry (6.1's argument, 6.12's timer->expires);
  *		EXPIRE: timer->expires if %SW_EVF_EXPIRES
- * @kclk:	START: bucket_expiry if %SW_EVF_BUCKET; EXPIRE: baseclk
+ * @bucket_expiry: START: the tick the kernel will run it at, if
+ *		%SW_EVF_BUCKET (6.12's timer_start)
+ * @baseclk:	EXPIRE: the tick the kernel's base ran it at
  * @tflags:	timer->flags (6.1's timer_start: its flags argument)
  * @have:	SW_EVF_*
  */
@@ -59,12 +61,15 @@ struct sw_mirror_event {
 	unsigned int		cpu;
 	unsigned long		now;
 	unsigned long		expires;
-	unsigned long		kclk;
+	union {
+		unsigned long	bucket_expiry;
+		unsigned long	baseclk;
+	};
 	u32			tflags;
 	unsigned int		have;
 };
 
-/* What sw_mirror_event() made of an event */
+/* What sw_mirror_handle_event() made of an event */
 enum sw_mirror_class {
 	SW_MC_ARM,		/* start of a timer not pending: a new one */
 	SW_MC_REARM,		/* start right after its cancel on the CPU: a requeue */
@@ -166,17 +171,70 @@ struct sw_mirror_wheel {
 };
 
 /**
- * struct sw_mirror_outcome - what the wheels made of one event's own timer
- * @placed:	the event placed it: @lvl holds each wheel's level
- * @expired:	the event counted its expiry: @lateness holds each wheel's
- * @lvl:	per wheel, the level it was placed at
- * @lateness:	per wheel, in that wheel's ticks
+ * struct sw_mirror_wheel_outcome - one wheel's part of an event's outcome
+ * @clk:	placed: the wheel's clock (the next tick it processes)
+ * @expires:	placed: the timer's expiry in the wheel's ticks
+ * @tick:	placed: the tick the wheel will run it at (its bucket_expiry)
+ * @overdue:	placed: ticks @expires was before @clk, or 0
+ * @lateness:	expired: the tick it ran at minus the kernel's expiry in the
+ *		wheel's ticks
+ * @gran:	placed: the most ticks after @expires (or after @clk, when
+ *		overdue) its level runs it: the level's granularity, 1 on an
+ *		exact wheel
+ * @idx:	placed: its bucket (from %SW_DEFERRABLE_OFFSET on if deferrable)
+ * @lvl:	placed: the level of that bucket
+ * @how:	placed: SW_TIMER_OVERDUE, SW_TIMER_CLAMPED, SW_TIMER_PARKED or 0
+ */
+struct sw_mirror_wheel_outcome {
+	unsigned long	clk;
+	unsigned long	expires;
+	unsigned long	tick;
+	unsigned long	overdue;
+	long		lateness;
+	u32		gran;
+	u16		idx;
+	u8		lvl;
+	u8		how;
+};
+
+/**
+ * struct sw_mirror_verdict - the differential on one comparison of an event
+ * @compared:	the event was compared (the kernel said enough for it)
+ * @reason:	enum sw_diff_reason, when @compared
+ */
+struct sw_mirror_verdict {
+	bool	compared;
+	u8	reason;
+};
+
+/**
+ * struct sw_mirror_outcome - all one event did, see sw_mirror_handle_event()
+ * @class:	what the event was
+ * @placed:	it placed its timer in every wheel: @kernel, @ktick and each
+ *		@wheel's placement hold what came of it
+ * @expired:	it counted its timer's expiry: each @wheel's @lateness holds
+ *		how late. A start of a timer whose expiry is pending counts
+ *		that expiry, then places the timer: both are set.
+ * @has_ktick:	@ktick is known
+ * @ktick:	placed: the tick the kernel will run it at (6.12: said; 6.1:
+ *		derived from the bucket index)
+ * @kernel:	placed: what the kernel said of its placement
+ * @diff:	the differential's verdict, per &enum sw_diff_what: of the
+ *		placement, of the expiry tick
+ * @wheel:	per wheel, 0 .. sw_mirror_nr_wheels() - 1
+ *
+ * Only the event's own timer is reported: other timers whose held cancel
+ * the event settles are not.
  */
 struct sw_mirror_outcome {
-	bool		placed;
-	bool		expired;
-	u8		lvl[SW_MIRROR_MAX_WHEELS];
-	long		lateness[SW_MIRROR_MAX_WHEELS];
+	enum sw_mirror_class		class;
+	bool				placed;
+	bool				expired;
+	bool				has_ktick;
+	unsigned long			ktick;
+	struct sw_diff_kernel		kernel;
+	struct sw_mirror_verdict	diff[SW_DIFF_NR_WHAT];
+	struct sw_mirror_wheel_outcome	wheel[SW_MIRROR_MAX_WHEELS];
 };
 
 /**
@@ -208,8 +266,6 @@ struct sw_mirror_outcome {
  * @cancelled_due: cancels of a due timer that no expire_entry followed
  * @events:	events by class
  * @diff:	the differential
- * @out:	while sw_mirror_event_outcome() runs, where it reports
- * @out_timer:	the timer @out is about
  */
 struct sw_mirror {
 	unsigned int		khz;
@@ -234,8 +290,6 @@ struct sw_mirror {
 	unsigned long		cancelled_due;
 	unsigned long		events[SW_MC_NR];
 	struct sw_diff		diff;
-	struct sw_mirror_outcome *out;
-	const void		*out_timer;
 };
 
 #define SW_MIRROR_BUDGET	256
@@ -278,10 +332,10 @@ struct sw_mirror_figures {
 int sw_mirror_init(struct sw_mirror *m, unsigned int khz, unsigned long now,
 		   struct sw_mirror_rec **slots, unsigned int nr_slots);
 void sw_mirror_add_records(struct sw_mirror *m, struct sw_mirror_rec *recs, unsigned int n);
-enum sw_mirror_class sw_mirror_event(struct sw_mirror *m, const struct sw_mirror_event *ev);
-enum sw_mirror_class sw_mirror_event_outcome(struct sw_mirror *m,
-					     const struct sw_mirror_event *ev,
-					     struct sw_mirror_outcome *out);
+void sw_mirror_set_budget(struct sw_mirror *m, unsigned int budget);
+unsigned int sw_mirror_nr_wheels(const struct sw_mirror *m);
+enum sw_mirror_class sw_mirror_handle_event(struct sw_mirror *m, const struct sw_mirror_event *ev,
+					    struct sw_mirror_outcome *out);
 bool sw_mirror_advance(struct sw_mirror *m, unsigned long now);
 void sw_mirror_figures(const struct sw_mirror *m, unsigned int w, struct sw_mirror_figures *fig);
 bool sw_mirror_consistent(const struct sw_mirror *m);

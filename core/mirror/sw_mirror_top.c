@@ -76,11 +76,11 @@ void sw_mirror_top_account(struct sw_mirror_top *top, const void *fn,
 		return;
 	for (w = 0; w < nr_wheels; w++) {
 		if (out->placed)
-			f->lvl_max[w] = max(f->lvl_max[w], out->lvl[w]);
+			f->lvl_max[w] = max(f->lvl_max[w], out->wheel[w].lvl);
 		if (out->expired) {
 			f->expired[w]++;
-			f->lat_sum[w] += max(out->lateness[w], 0L);
-			f->lat_max[w] = max(f->lat_max[w], out->lateness[w]);
+			f->lat_sum[w] += max(out->wheel[w].lateness, 0L);
+			f->lat_max[w] = max(f->lat_max[w], out->wheel[w].lateness);
 		}
 	}
 }

@@ -22,8 +22,9 @@
  * wheel, the classic cascading one, is described in sw_classic.c):
  *
  *  seed:     8 levels of 32 buckets. Timers beyond the last level's range
- *            wait in the last level: when their bucket comes due they are
- *            placed again (cascaded) until their own revolution arrives.
+ *            wait in the last level, marked SW_TIMER_PARKED: when their
+ *            bucket comes due they are placed again (cascaded) until their
+ *            own revolution arrives.
  *  mainline: 64 buckets, 8 levels for HZ <= 100, 9 above. Timers beyond
  *            the range are clamped to the largest timeout the wheel holds
  *            and marked SW_TIMER_CLAMPED: they expire early, by design.
@@ -281,9 +282,9 @@ static inline unsigned int sw_calc_index(const struct sw_geometry *geo, unsigned
 
 /*
  * Where a timer with SW_TIMER_* @flags goes on a non-cascading wheel for
- * @expires when the wheel's clock is @clk; @how gets SW_TIMER_OVERDUE or
- * SW_TIMER_CLAMPED when the placement was one of those exceptions to the
- * rule. Depends on nothing but its arguments: sw_wheel_place() asks the
+ * @expires when the wheel's clock is @clk; @how gets SW_TIMER_OVERDUE,
+ * SW_TIMER_CLAMPED or SW_TIMER_PARKED when the placement was one of those
+ * exceptions to the rule. Depends on nothing but its arguments: sw_wheel_place() asks the
  * same question for any clock.
  */
 static inline unsigned int sw_wheel_index_at(const struct sw_geometry *geo, unsigned long clk,
@@ -303,9 +304,14 @@ static inline unsigned int sw_wheel_index_at(const struct sw_geometry *geo, unsi
 	}
 
 	lvl = sw_level_of(geo, delta);
-	if (unlikely(delta >= geo->clamp_start)) {
-		expires = clk + geo->timeout_max;
-		*how = SW_TIMER_CLAMPED;
+	if (unlikely(delta >= geo->lvl_start[geo->depth])) {
+		if (geo->cascade) {
+			/* Seed: it waits in the last level for its revolution */
+			*how = SW_TIMER_PARKED;
+		} else {
+			expires = clk + geo->timeout_max;
+			*how = SW_TIMER_CLAMPED;
+		}
 	}
 	return half + sw_calc_index(geo, expires, lvl, bucket_expiry);
 }

@@ -135,13 +135,15 @@ struct sw_base {
 #define SW_TIMER_DEFERRABLE	0x1U	/* never the reason for a wakeup */
 #define SW_TIMER_CLAMPED	0x2U	/* set by the wheel: expiry was clamped */
 #define SW_TIMER_OVERDUE	0x4U	/* set by the wheel: expiry had passed */
-#define SW_TIMER_PLACEMENT	(SW_TIMER_CLAMPED | SW_TIMER_OVERDUE)
+#define SW_TIMER_PARKED		0x8U	/* set by the wheel: beyond the last level's range (seed) */
+#define SW_TIMER_PLACEMENT	(SW_TIMER_CLAMPED | SW_TIMER_OVERDUE | SW_TIMER_PARKED)
 
 /* Their letters in traces (the kernel's timer events print "D" too) */
 #define SW_TIMER_FLAGS SW_LIST(							\
 	SW_EM(SW_TIMER_DEFERRABLE,	"D")					\
 	SW_EM(SW_TIMER_CLAMPED,		"C")					\
-	SW_EM_LAST(SW_TIMER_OVERDUE,	"O"))
+	SW_EM(SW_TIMER_OVERDUE,		"O")					\
+	SW_EM_LAST(SW_TIMER_PARKED,	"P"))
 
 /**
  * struct sw_timer - a timer as the wheel sees it
@@ -331,7 +333,7 @@ static inline unsigned int sw_timer_bucket(const struct sw_base *base,
  * @level:	the level of that bucket
  * @bucket_expiry: the tick the wheel runs the timer at (classic: its exact
  *		expiry, whatever the level)
- * @how:	SW_TIMER_OVERDUE, SW_TIMER_CLAMPED or 0
+ * @how:	SW_TIMER_OVERDUE, SW_TIMER_CLAMPED, SW_TIMER_PARKED or 0
  */
 struct sw_place {
 	unsigned int	idx;

@@ -149,13 +149,12 @@ static size_t sw_timers_index(const struct sw_timers *tm, u64 addr)
  * The wheels' contract, checked at every expiry: a timer runs no earlier
  * than its expiry (unless the wheel clamped it: mainline's last level) and
  * no later than its level's granularity after it, or after the wheel's
- * clock if the expiry had passed when it was placed (overdue).
+ * clock if the expiry had passed when it was placed (overdue). What the
+ * placement's outcome said, per timer and wheel, until its expiry:
  */
 struct sw_place_state {
-	long		overdue;
-	u8		lvl;
+	unsigned long	most;		/* granularity + overdue: the latest it may run */
 	bool		clamped;
-	bool		parked;
 };
 
 struct sw_contract {
@@ -171,12 +170,14 @@ struct sw_replay {
 	struct sw_replay_trace	t;
 	struct sw_timers	timers;
 	struct sw_mirror	*m;
+	unsigned int		nr_wheels;
 	struct sw_mirror_rec	*recs;
 	struct sw_mirror_rec	**slots;
 	struct sw_mirror_top	*top;
 	u64		*fn_of;		/* per timer, its function as last seen */
 	struct sw_place_state	*place;		/* per timer and wheel */
 	unsigned int		*base_of;	/* per timer, its base (evidence), +1 */
+	struct sw_geometry	kgeo;		/* mainline at the trace's HZ: the kernel's */
 	struct sw_evidence	evidence;
 	struct sw_evidence_untracked *untracked; /* see sw_evidence_history() */
 	size_t			nr_untracked;
@@ -193,14 +194,11 @@ static void sw_contract_expired(struct sw_replay *rp, size_t ti,
 {
 	unsigned int w;
 
-	for (w = 0; w < rp->m->nr_wheels; w++) {
-		const struct sw_place_state *ps = &rp->place[ti * rp->m->nr_wheels + w];
-		const struct sw_geometry *geo = &rp->m->wheels[w].base.geo;
+	for (w = 0; w < rp->nr_wheels; w++) {
+		const struct sw_place_state *ps = &rp->place[ti * rp->nr_wheels + w];
 		struct sw_contract *c = &rp->contract[w];
-		long lat = out->lateness[w], most;
-		unsigned int lvl = ps->parked ? geo->depth - 1 : ps->lvl;
+		long lat = out->wheel[w].lateness, most = ps->most;
 
-		most = (long)sw_lvl_expiry_gran(geo, lvl) + ps->overdue;
 		c->checked++;
 		if (lat < 0 && ps->clamped)
 			c->clamped_early++;
@@ -213,65 +211,51 @@ static void sw_contract_expired(struct sw_replay *rp, size_t ti,
 	}
 }
 
-static void sw_contract_placed(struct sw_replay *rp, size_t ti, u64 expires,
-			       const unsigned long *clamped_before,
-			       const unsigned long *parked_before)
+static void sw_contract_placed(struct sw_replay *rp, size_t ti,
+			       const struct sw_mirror_outcome *out)
 {
 	unsigned int w;
 
-	for (w = 0; w < rp->m->nr_wheels; w++) {
-		struct sw_place_state *ps = &rp->place[ti * rp->m->nr_wheels + w];
-		struct sw_mirror_wheel *wh = &rp->m->wheels[w];
-		unsigned long v = sw_hz_expiry_at(&wh->hz, expires, rp->m->now);
-		long overdue = (long)(wh->base.clk - v);
+	for (w = 0; w < rp->nr_wheels; w++) {
+		const struct sw_mirror_wheel_outcome *o = &out->wheel[w];
+		struct sw_place_state *ps = &rp->place[ti * rp->nr_wheels + w];
 
-		ps->overdue = overdue > 0 ? overdue : 0;
-		ps->clamped = wh->clamped != clamped_before[w];
-		ps->parked = wh->parked != parked_before[w];
+		ps->most = o->gran + o->overdue;
+		ps->clamped = o->how & SW_TIMER_CLAMPED;
 	}
 }
 
 /*
- * What the trace shows for the differential's explanation of a start
- * (@before: the placement counts before it), then what it tells of the
- * kernel's base: a start queues a timer there, an expire_entry says the
- * base ran that tick
+ * What the trace shows for the differential's explanation of a placement,
+ * then what it tells of the kernel's base: a start queues a timer there,
+ * an expire_entry says the base ran that tick
  */
 static void sw_replay_evidence(struct sw_replay *rp, size_t ti, const struct sw_replay_ev *re,
-			       const unsigned long *before)
+			       const struct sw_mirror_outcome *out)
 {
-	const unsigned long *after = rp->m->diff.count[SW_DIFF_PLACEMENT];
-	struct sw_diff_kernel k = {
-		.idx = sw_ktimer_idx(re->flags),
-		.has_idx = re->have & SW_RE_FLAGS,
-		.bucket_expiry = re->kclk,
-		.has_bucket = re->have & SW_RE_BUCKET,
-	};
-	unsigned long tick;
-	unsigned int base, r;
+	const struct sw_mirror_verdict *v = &out->diff[SW_DIFF_PLACEMENT];
+	unsigned int base;
 
 	if (re->type == SW_RE_EXPIRE && rp->base_of[ti])
 		sw_evidence_ran(&rp->evidence, rp->base_of[ti] - 1, re->kclk);
-	if (re->type != SW_RE_START)
+	if (!out->placed)
 		return;
 	base = sw_evidence_base_of(&rp->evidence, re->flags, rp->v612);
-	for (r = 0; r < SW_DIFF_NR_REASONS; r++) {
-		if (after[r] != before[r] &&
-		    !sw_evidence_placed(&rp->evidence, base, r, re->expires, re->now, &k)) {
-			struct sw_evidence *e = &rp->evidence;
+	if (v->compared && !sw_evidence_placed(&rp->evidence, base, v->reason, re->expires,
+					       re->now, &out->kernel)) {
+		struct sw_evidence *e = &rp->evidence;
 
-			/* At most one a start: room for all of them */
-			e->unshown[e->nr_unshown++] = (struct sw_evidence_unshown){
-				.cpu = re->cpu,
-				.seq = re - rp->t.evs,
-				.expires = re->expires,
-				.now = re->now,
-				.k = k,
-			};
-		}
+		/* At most one a start: room for all of them */
+		e->unshown[e->nr_unshown++] = (struct sw_evidence_unshown){
+			.cpu = re->cpu,
+			.seq = re - rp->t.evs,
+			.expires = re->expires,
+			.now = re->now,
+			.k = out->kernel,
+		};
 	}
-	if (sw_diff_kernel_tick(rp->evidence.geo, &k, re->expires, re->now, &tick))
-		sw_evidence_queued(&rp->evidence, base, tick);
+	if (out->has_ktick)
+		sw_evidence_queued(&rp->evidence, base, out->ktick);
 	rp->base_of[ti] = base + 1;
 }
 
@@ -322,10 +306,12 @@ static void sw_replay_setup(struct sw_replay *rp)
 		die("no wheel geometry at HZ %u", rp->hz);
 	/* Every timer has a record, and no wheel is ever left behind */
 	sw_mirror_add_records(rp->m, rp->recs, rp->timers.nr);
-	rp->m->budget = UINT_MAX;
-	rp->place = xcalloc(rp->timers.nr * rp->m->nr_wheels, sizeof(*rp->place));
+	sw_mirror_set_budget(rp->m, UINT_MAX);
+	rp->nr_wheels = sw_mirror_nr_wheels(rp->m);
+	rp->place = xcalloc(rp->timers.nr * rp->nr_wheels, sizeof(*rp->place));
 	rp->base_of = xcalloc(rp->timers.nr, sizeof(*rp->base_of));
-	rp->evidence.geo = &rp->m->wheels[rp->m->kernel_wheel].base.geo;
+	sw_geometry_init(&rp->kgeo, SW_WHEEL_MAINLINE, rp->hz);
+	rp->evidence.geo = &rp->kgeo;
 	rp->evidence.nr_cpus = nr_cpus;
 	rp->evidence.bases = xcalloc(nr_cpus * SW_EVIDENCE_KINDS, sizeof(*rp->evidence.bases));
 	rp->evidence.unshown = xcalloc(rp->t.nr, sizeof(*rp->evidence.unshown));
@@ -335,46 +321,40 @@ static void sw_replay_setup(struct sw_replay *rp)
 	sw_mirror_top_init(rp->top);
 }
 
+/* Each event of the trace into the mirror; what it did, into the replay's checks */
 static void sw_replay_run(struct sw_replay *rp)
 {
-	unsigned long clamped[SW_MIRROR_MAX_WHEELS], parked[SW_MIRROR_MAX_WHEELS];
-	unsigned long placements[SW_DIFF_NR_REASONS];
-	struct sw_mirror *m = rp->m;
+	static const enum sw_mirror_ev_type types[] = {
+		[SW_RE_START] = SW_EV_START,
+		[SW_RE_CANCEL] = SW_EV_CANCEL,
+		[SW_RE_EXPIRE] = SW_EV_EXPIRE,
+	};
+	struct sw_mirror_outcome out;
 	size_t i;
 
 	for (i = 0; i < rp->t.nr; i++) {
 		const struct sw_replay_ev *re = &rp->t.evs[i];
 		size_t ti = sw_timers_index(&rp->timers, re->timer);
-		static const enum sw_mirror_ev_type types[] = {
-			[SW_RE_START] = SW_EV_START,
-			[SW_RE_CANCEL] = SW_EV_CANCEL,
-			[SW_RE_EXPIRE] = SW_EV_EXPIRE,
-		};
 		struct sw_mirror_event ev = {
 			.type = types[re->type],
 			.timer = (const void *)(uintptr_t)re->timer,
 			.cpu = re->cpu,
 			.now = re->now,
 			.expires = re->expires,
-			.kclk = re->kclk,
 			.tflags = re->flags,
 			.have = (re->have & SW_RE_FLAGS ? SW_EVF_IDX : 0) |
 				(re->have & SW_RE_BUCKET ? SW_EVF_BUCKET : 0),
 		};
-		struct sw_mirror_outcome out;
-		enum sw_mirror_class class;
-		unsigned int w;
 
+		if (re->type == SW_RE_EXPIRE)
+			ev.baseclk = re->kclk;
+		else
+			ev.bucket_expiry = re->kclk;
 		if (re->type != SW_RE_CANCEL)
 			rp->fn_of[ti] = re->fn;
-		for (w = 0; w < m->nr_wheels; w++) {
-			clamped[w] = m->wheels[w].clamped;
-			parked[w] = m->wheels[w].parked;
-		}
-		memcpy(placements, m->diff.count[SW_DIFF_PLACEMENT], sizeof(placements));
-		class = sw_mirror_event_outcome(m, &ev, &out);
-		sw_replay_evidence(rp, ti, re, placements);
-		if (class == SW_MC_UNTRACKED && re->type == SW_RE_EXPIRE)
+		sw_mirror_handle_event(rp->m, &ev, &out);
+		sw_replay_evidence(rp, ti, re, &out);
+		if (out.class == SW_MC_UNTRACKED && re->type == SW_RE_EXPIRE)
 			rp->untracked[rp->nr_untracked++] = (struct sw_evidence_untracked){
 				.cpu = re->cpu,
 				.seq = i,
@@ -383,15 +363,12 @@ static void sw_replay_run(struct sw_replay *rp)
 		/* A restart counts the old lifetime's expiry, then places the new one */
 		if (out.expired)
 			sw_contract_expired(rp, ti, &out);
-		if (out.placed) {
-			sw_contract_placed(rp, ti, re->expires, clamped, parked);
-			for (w = 0; w < m->nr_wheels; w++)
-				rp->place[ti * m->nr_wheels + w].lvl = out.lvl[w];
-		}
-		sw_mirror_top_account(rp->top, (const void *)(uintptr_t)rp->fn_of[ti], class,
-				      &out, m->nr_wheels);
+		if (out.placed)
+			sw_contract_placed(rp, ti, &out);
+		sw_mirror_top_account(rp->top, (const void *)(uintptr_t)rp->fn_of[ti], out.class,
+				      &out, rp->nr_wheels);
 	}
-	sw_mirror_advance(m, rp->last_now);
+	sw_mirror_advance(rp->m, rp->last_now);
 	sw_evidence_history(&rp->evidence, rp->untracked, rp->nr_untracked);
 }
 
