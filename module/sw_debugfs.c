@@ -96,9 +96,24 @@ static int sw_bench_seq_show(struct seq_file *m, void *unused)
 	return 0;
 }
 
+/* cpuN/wheel: the wheel's clock, next expiry and the occupancy of its levels */
 static int sw_wheel_show(struct seq_file *m, void *unused)
 {
-	sw_cpu_show_wheel(m, (unsigned long)m->private);
+	struct sw_cpu_wheel_view v;
+	unsigned int lvl;
+
+	sw_cpu_view_wheel((unsigned long)m->private, &v);
+	seq_printf(m, "online %d\nclk %lu\njiffies %lu\n", v.online, v.clk, jiffies);
+	if (v.has_next)
+		seq_printf(m, "next_expiry %lu\n", v.next);
+	else
+		seq_puts(m, "next_expiry none\n");
+	seq_printf(m, "pending %llu\n", v.pending);
+	for (lvl = 0; lvl < v.depth; lvl++)
+		seq_printf(m,
+			   "level %u normal_buckets %u normal_timers %u deferrable_buckets %u deferrable_timers %u\n",
+			   lvl, v.buckets[lvl][0], v.timers[lvl][0], v.buckets[lvl][1],
+			   v.timers[lvl][1]);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sw_wheel);
