@@ -31,7 +31,7 @@
 #include "sw_bench_run.h"
 #include "sw_compat.h"
 #include "sw_cpu.h"
-#include "sw_mirror_run.h"
+#include "sw_live.h"
 
 #define SW_REPORT_SIZE		8192
 #define SW_CMP_FLOOR		(600UL * HZ)	/* the compared timers: 10 minutes out */
@@ -78,7 +78,7 @@ static void sw_bench_end_drain(void)
 
 	preempt_enable();
 	t0 = sw_bench_now();
-	sw_bench_drained += sw_mirror_drain();
+	sw_bench_drained += sw_live_drain();
 	sw_bench_drain_ns += sw_bench_now() - t0;
 	cond_resched();
 }
@@ -230,14 +230,14 @@ static int sw_bench_kernel_ops(struct sw_bench_state *s, struct sw_ktimer *kt,
 	if (mirror) {
 		sw_bench_drain_ns = 0;
 		sw_bench_drained = 0;
-		ret = sw_mirror_start_records(min_t(unsigned long, p->ops, SW_BENCH_MIRROR_RECORDS),
-					      true);
+		ret = sw_live_start_records(min_t(unsigned long, p->ops, SW_BENCH_MIRROR_RECORDS),
+					    true);
 	}
 	if (!ret)
 		sw_bench_time_ops(o, mirror ? &sw_kernel_mirror_env : &sw_kernel_env, p->ops,
 				  expiry, &sw_bench_kernel_api, &k);
 	if (mirror && !ret)
-		sw_mirror_stop();
+		sw_live_stop();
 
 	for (i = 0; i < p->timers + p->ops; i++)
 		timer_delete_sync(&kt[i].timer);
@@ -361,7 +361,7 @@ static void sw_bench_kernel_mirrored(struct sw_bench_state *s, struct sw_ktimer 
 	long added;
 	int ret;
 
-	if (sw_mirror_running()) {
+	if (sw_live_running()) {
 		sw_out(s, "bench wheel=kernel-mirror skipped: the mirror was on already\n");
 		return;
 	}

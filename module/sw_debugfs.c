@@ -16,7 +16,7 @@
 #include "sw_control.h"
 #include "sw_cpu.h"
 #include "sw_debugfs.h"
-#include "sw_mirror_run.h"
+#include "sw_live.h"
 
 static struct dentry *sw_dir;
 
@@ -184,7 +184,7 @@ static const struct file_operations sw_bench_fops = {
 #define SW_MIRROR_FILE(name)						\
 static int sw_mirror_##name##_show(struct seq_file *m, void *unused)	\
 {									\
-	return sw_mirror_show_##name(m);				\
+	return sw_live_show_##name(m);				\
 }									\
 DEFINE_SHOW_ATTRIBUTE(sw_mirror_##name)
 
@@ -198,8 +198,8 @@ SW_MIRROR_FILE(top);
  * The write is "1" or "0" and at most a newline: not a number parsed from
  * the first bytes, which would take "01", "+1" or a digit and junk.
  */
-static ssize_t sw_mirror_enable_write(struct file *file, const char __user *ubuf, size_t len,
-				      loff_t *ppos)
+static ssize_t sw_live_enable_write(struct file *file, const char __user *ubuf, size_t len,
+				    loff_t *ppos)
 {
 	char buf[2];
 	bool on;
@@ -216,28 +216,28 @@ static ssize_t sw_mirror_enable_write(struct file *file, const char __user *ubuf
 	}
 	on = buf[0] == '1';
 	if (on) {
-		ret = sw_mirror_start();
+		ret = sw_live_start();
 		if (ret)
 			return ret;
 	} else {
-		sw_mirror_stop();
+		sw_live_stop();
 	}
 	return len;
 }
 
-static ssize_t sw_mirror_enable_read(struct file *file, char __user *ubuf, size_t len,
-				     loff_t *ppos)
+static ssize_t sw_live_enable_read(struct file *file, char __user *ubuf, size_t len,
+				   loff_t *ppos)
 {
-	char buf[3] = { sw_mirror_running() ? '1' : '0', '\n', 0 };
+	char buf[3] = { sw_live_running() ? '1' : '0', '\n', 0 };
 
 	return simple_read_from_buffer(ubuf, len, ppos, buf, 2);
 }
 
-static const struct file_operations sw_mirror_enable_fops = {
+static const struct file_operations sw_live_enable_fops = {
 	.owner	= THIS_MODULE,
 	.open	= simple_open,
-	.read	= sw_mirror_enable_read,
-	.write	= sw_mirror_enable_write,
+	.read	= sw_live_enable_read,
+	.write	= sw_live_enable_write,
 	.llseek	= default_llseek,
 };
 
@@ -245,7 +245,7 @@ static void sw_debugfs_mirror_init(struct dentry *parent)
 {
 	struct dentry *dir = debugfs_create_dir("mirror", parent);
 
-	debugfs_create_file("enable", 0600, dir, NULL, &sw_mirror_enable_fops);
+	debugfs_create_file("enable", 0600, dir, NULL, &sw_live_enable_fops);
 	debugfs_create_file("stats", 0444, dir, NULL, &sw_mirror_stats_fops);
 	debugfs_create_file("lateness", 0444, dir, NULL, &sw_mirror_lateness_fops);
 	debugfs_create_file("diff", 0444, dir, NULL, &sw_mirror_diff_fops);
