@@ -180,18 +180,22 @@ static const struct file_operations sw_bench_fops = {
 	.release	= single_release,
 };
 
-/* mirror/: the files that show the mirror, each from one function */
-#define SW_MIRROR_FILE(name)						\
-static int sw_mirror_##name##_show(struct seq_file *m, void *unused)	\
-{									\
-	return sw_live_show_##name(m);				\
-}									\
-DEFINE_SHOW_ATTRIBUTE(sw_mirror_##name)
+/* mirror/: the files that show the mirror, each a section of its report */
+static const struct {
+	const char		*name;
+	enum sw_live_section	section;
+} sw_live_files[] = {
+	{ "stats",	SW_LIVE_STATS },
+	{ "lateness",	SW_LIVE_LATENESS },
+	{ "diff",	SW_LIVE_DIFF },
+	{ "top",	SW_LIVE_TOP },
+};
 
-SW_MIRROR_FILE(stats);
-SW_MIRROR_FILE(lateness);
-SW_MIRROR_FILE(diff);
-SW_MIRROR_FILE(top);
+static int sw_live_file_show(struct seq_file *m, void *unused)
+{
+	return sw_live_show(m, (unsigned long)m->private);
+}
+DEFINE_SHOW_ATTRIBUTE(sw_live_file);
 
 /*
  * mirror/enable: 1 starts the mirror, 0 stops it; reads whether it runs.
@@ -244,12 +248,14 @@ static const struct file_operations sw_live_enable_fops = {
 static void sw_debugfs_mirror_init(struct dentry *parent)
 {
 	struct dentry *dir = debugfs_create_dir("mirror", parent);
+	unsigned int i;
 
 	debugfs_create_file("enable", 0600, dir, NULL, &sw_live_enable_fops);
-	debugfs_create_file("stats", 0444, dir, NULL, &sw_mirror_stats_fops);
-	debugfs_create_file("lateness", 0444, dir, NULL, &sw_mirror_lateness_fops);
-	debugfs_create_file("diff", 0444, dir, NULL, &sw_mirror_diff_fops);
-	debugfs_create_file("top", 0444, dir, NULL, &sw_mirror_top_fops);
+	for (i = 0; i < ARRAY_SIZE(sw_live_files); i++) {
+		void *section = (void *)(unsigned long)sw_live_files[i].section;
+
+		debugfs_create_file(sw_live_files[i].name, 0444, dir, section, &sw_live_file_fops);
+	}
 }
 
 int sw_debugfs_init(void)

@@ -18,9 +18,14 @@ bool sw_live_running(void);
 int sw_live_load(void);
 void sw_live_exit(void);
 
-int sw_live_show_stats(struct seq_file *s);
-int sw_live_show_lateness(struct seq_file *s);
-int sw_live_show_diff(struct seq_file *s);
-int sw_live_show_top(struct seq_file *s);
+/* The sections of the mirror's report, each a file of debugfs mirror/ */
+enum sw_live_section {
+	SW_LIVE_STATS,
+	SW_LIVE_LATENESS,
+	SW_LIVE_DIFF,
+	SW_LIVE_TOP,
+};
+
+int sw_live_show(struct seq_file *s, enum sw_live_section section);
 
 #endif /* _SHADOW_WHEEL_SW_LIVE_H */

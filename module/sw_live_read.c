@@ -79,30 +79,6 @@ static bool sw_live_snapshot(struct sw_live_snap *snap, struct sw_mirror_top *to
 	return true;
 }
 
-/*
- * A read: the snapshot in *@snapp, or NULL and a line saying the mirror
- * never ran. Returns 0 or -ENOMEM.
- */
-static int sw_live_read_snap(struct seq_file *s, struct sw_mirror_top *top,
-			     struct sw_live_snap **snapp)
-{
-	struct sw_live_snap *snap = kvzalloc(sizeof(*snap), GFP_KERNEL);
-
-	*snapp = NULL;
-	if (!snap)
-		return -ENOMEM;
-	mutex_lock(&sw_live_mutex);
-	if (!sw_live_snapshot(snap, top)) {
-		mutex_unlock(&sw_live_mutex);
-		seq_puts(s, "running 0\n");
-		kvfree(snap);
-		return 0;
-	}
-	mutex_unlock(&sw_live_mutex);
-	*snapp = snap;
-	return 0;
-}
-
 static __printf(2, 0) void sw_live_seq_vprintf(struct sw_print *p, const char *fmt, va_list args)
 {
 	seq_vprintf(p->ctx, fmt, args);
@@ -113,76 +89,66 @@ static void sw_live_seq_fn(struct sw_print *p, const void *fn)
 	seq_printf(p->ctx, "%ps", fn);
 }
 
-/* The report's sink: the seq_file of the read */
-#define SW_LIVE_SEQ_PRINT(s) {				\
-	.vprintf = sw_live_seq_vprintf,			\
-	.fn = sw_live_seq_fn,					\
-	.ctx = (s),						\
-}
-
-int sw_live_show_stats(struct seq_file *s)
+/* What the module adds to the stats section: the probes' side */
+static void sw_live_show_feed(struct seq_file *s, const struct sw_live_snap *snap)
 {
-	struct sw_print p = SW_LIVE_SEQ_PRINT(s);
-	struct sw_live_snap *snap;
-	int ret;
-
-	ret = sw_live_read_snap(s, NULL, &snap);
-	if (ret || !snap)
-		return ret;
 	seq_printf(s, "running %d\nrecords %u\nelapsed_ms %u\nhz %d\nwheels %u\n",
 		   snap->running, snap->nr_recs, jiffies_to_msecs(snap->rep.elapsed), HZ,
 		   snap->rep.nr_wheels);
 	seq_printf(s, "log_size %lu\nlog_drained %lu\nlog_drained_by_probes %lu\nlog_lost %lu\n",
 		   snap->log_size, snap->drained, snap->drained_by_probes, snap->lost);
-	sw_mirror_report_stats(&p, &snap->rep);
-	kvfree(snap);
-	return 0;
 }
 
-int sw_live_show_lateness(struct seq_file *s)
+/**
+ * sw_live_show - a read of a file of debugfs mirror/
+ * @s:		the read
+ * @section:	which section of the mirror's report the file is
+ *
+ * Copies the mirror out (sw_live_snapshot()) and prints the section from
+ * the copy; a mirror that never ran reads "running 0".
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int sw_live_show(struct seq_file *s, enum sw_live_section section)
 {
-	struct sw_print p = SW_LIVE_SEQ_PRINT(s);
+	struct sw_print p = {
+		.vprintf = sw_live_seq_vprintf, .fn = sw_live_seq_fn, .ctx = s,
+	};
+	struct sw_mirror_top *top = NULL;
 	struct sw_live_snap *snap;
-	int ret;
+	bool ran;
 
-	ret = sw_live_read_snap(s, NULL, &snap);
-	if (ret || !snap)
-		return ret;
-	sw_mirror_report_lateness(&p, &snap->rep);
-	kvfree(snap);
-	return 0;
-}
-
-int sw_live_show_diff(struct seq_file *s)
-{
-	struct sw_print p = SW_LIVE_SEQ_PRINT(s);
-	struct sw_live_snap *snap;
-	int ret;
-
-	ret = sw_live_read_snap(s, NULL, &snap);
-	if (ret || !snap)
-		return ret;
-	sw_mirror_report_diff(&p, &snap->rep);
-	kvfree(snap);
-	return 0;
-}
-
-int sw_live_show_top(struct seq_file *s)
-{
-	struct sw_mirror_top *top = kvzalloc(sizeof(*top), GFP_KERNEL);
-	struct sw_print p = SW_LIVE_SEQ_PRINT(s);
-	struct sw_live_snap *snap;
-	int ret;
-
-	if (!top)
+	snap = kvzalloc(sizeof(*snap), GFP_KERNEL);
+	if (section == SW_LIVE_TOP)
+		top = kvzalloc(sizeof(*top), GFP_KERNEL);
+	if (!snap || (section == SW_LIVE_TOP && !top)) {
+		kvfree(snap);
 		return -ENOMEM;
-	ret = sw_live_read_snap(s, top, &snap);
-	if (ret || !snap) {
-		kvfree(top);
-		return ret;
 	}
-	sw_mirror_report_top(&p, &snap->rep, top);
-	kvfree(snap);
+	mutex_lock(&sw_live_mutex);
+	ran = sw_live_snapshot(snap, top);
+	mutex_unlock(&sw_live_mutex);
+
+	if (!ran) {
+		seq_puts(s, "running 0\n");
+	} else {
+		switch (section) {
+		case SW_LIVE_STATS:
+			sw_live_show_feed(s, snap);
+			sw_mirror_report_stats(&p, &snap->rep);
+			break;
+		case SW_LIVE_LATENESS:
+			sw_mirror_report_lateness(&p, &snap->rep);
+			break;
+		case SW_LIVE_DIFF:
+			sw_mirror_report_diff(&p, &snap->rep);
+			break;
+		case SW_LIVE_TOP:
+			sw_mirror_report_top(&p, &snap->rep, top);
+			break;
+		}
+	}
 	kvfree(top);
+	kvfree(snap);
 	return 0;
 }
