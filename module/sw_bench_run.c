@@ -40,7 +40,15 @@
 #define SW_BENCH_MIRROR_RECORDS	65536UL
 #define SW_BENCH_MIRROR_TARGET_NS	100
 
-static DEFINE_MUTEX(sw_bench_mutex);	/* one run at a time; guards the report */
+/*
+ * sw_bench_mutex: one run at a time; guards the report. Held for a whole
+ * run, which takes cpu_hotplug_lock (read) only briefly and waits for the
+ * run's thread, which starts and stops the mirror (sw_live_mutex and what
+ * nests in it, see sw_live_probe.c) and takes no lock around the timed
+ * operations but the local one of struct sw_bench_locked_wheel. So it
+ * nests outside sw_live_mutex; the mirror never takes it.
+ */
+static DEFINE_MUTEX(sw_bench_mutex);
 static char *sw_report;			/* the last run's, or NULL */
 
 /* The monotonic clock's fast read: fine-grained on UML too, unlike sched_clock */

@@ -58,8 +58,33 @@
  */
 enum { SW_WAKE_WHEEL, SW_WAKE_CANCELS, SW_WAKE_NR };
 
+/*
+ * One CPU's wheel, cancel queue and figures, under @lock: everything in
+ * struct sw_cpu but @woken. What nests inside what (outermost first):
+ *
+ *   cpu_hotplug_lock			held (read) by sw_cpus_stats() and
+ *					a batch armed (sw_traffic.c), and
+ *					by the hotplug core around
+ *					sw_cpu_online() and _offline()
+ *     sw_cpu.lock			the one CPU's
+ *       sw_cpu.lock			a second CPU's: sw_cpu_offline()
+ *					only, the lower-numbered CPU's lock
+ *					first (spin_lock_nested())
+ *         the hrtimer_cpu_base lock	hrtimer_start(), _try_to_cancel()
+ *         the kernel's timer_base lock	add_timer_on() of @kick
+ *           sw_live_lock		(sw_live_probe.c) the mirror's
+ *					timer_start probe, if it runs and
+ *					finds its log full
+ *
+ * @lock is a spinlock_t, taken with interrupts off: from the tasklet,
+ * the kernel timers (threads on PREEMPT_RT, where it sleeps) and process
+ * context, never from hard interrupt context: the hrtimer's callback
+ * takes no lock. It is dropped around a shadow timer's function, and
+ * while it is held nothing waits for a timer or the tasklet to finish
+ * (sw_cpu_stop() takes it only to mark the CPU offline first).
+ */
 struct sw_cpu {
-	spinlock_t		lock;		/* everything below but @woken */
+	spinlock_t		lock;		/* all but @woken, see above */
 	struct sw_base		wheel;
 	struct sw_base		cancels;
 	struct sw_tick		tick;		/* being expired by the tasklet */

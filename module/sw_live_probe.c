@@ -77,10 +77,35 @@ MODULE_PARM_DESC(mirror_log,
 #define SW_LIVE_DRAIN_US	10000
 #define SW_LIVE_DRAIN_IDLE_US	50000
 
-/* Serialises the draining of the log into the mirror, and a read with it */
-DEFINE_RAW_SPINLOCK(sw_live_lock);
-/* Serialises start, stop, free and the reads that copy the mirror out */
-DEFINE_MUTEX(sw_live_mutex);
+/*
+ * The live mirror's two locks, and what nests inside what (outermost
+ * first; nothing here is ever taken the other way round):
+ *
+ *   sw_live_mutex			start, stop, free; a read's snapshot
+ *     cpu_hotplug_lock (read)		tracepoint_probe_register() and
+ *					_unregister() switch static keys
+ *     sw_live_lock			each batch drained into the mirror,
+ *					each round of a read's catching up
+ *
+ *   the kernel's timer_base lock	timer_start, timer_cancel probes
+ *     sw_live_lock			a probe that finds the log full
+ *					drains a batch itself
+ *
+ * sw_live_mutex is a mutex because what it covers sleeps: starting and
+ * stopping the thread, (un)registering the probes and waiting for them,
+ * allocating. sw_live_lock serialises the log's one reader and the
+ * mirror's wheels; it is a raw spinlock, taken with interrupts off,
+ * because a probe takes it under the kernel's raw timer_base lock, with
+ * interrupts off, on PREEMPT_RT too, where a spinlock_t would sleep. So
+ * nothing is taken inside it, nothing under it sleeps or calls the timer
+ * API (that would be timer_base inside sw_live_lock: the reverse of the
+ * probes' order), and it is held for one batch at a time. The probes'
+ * common path, appending to the log, takes no lock (sw_live_log.h).
+ * Callers of the sw_live_* API hold none of these: sw_bench_run.c holds
+ * its own sw_bench_mutex around sw_live_start_records(), outside both.
+ */
+DEFINE_RAW_SPINLOCK(sw_live_lock);	/* the log's reader, the wheels */
+DEFINE_MUTEX(sw_live_mutex);		/* start, stop, free, snapshot */
 struct sw_live sw_live_mirror;
 
 /* One logged event into the mirror, with the lock held */

@@ -53,6 +53,7 @@ struct sw_live {
 	bool			running;
 };
 
+/* Their nesting is described where they are defined, in sw_live_probe.c */
 extern raw_spinlock_t sw_live_lock;
 extern struct mutex sw_live_mutex;
 extern struct sw_live sw_live_mirror;

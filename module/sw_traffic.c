@@ -234,7 +234,13 @@ bool sw_traffic_rearm_cancel_due(struct sw_shadow *shadow)
 	return sw_traffic_rearm(shadow, SW_SHADOW_TIMEOUT);
 }
 
-static DEFINE_MUTEX(sw_run_mutex);	/* sw_run_task */
+/*
+ * sw_run_mutex guards sw_run_task. It is held across kthread_stop(),
+ * waiting for the run's thread, which takes cpu_hotplug_lock (read) and
+ * the CPUs' locks (sw_cpu.c) but never this mutex: so it nests outside
+ * both, and nothing holding them may take it.
+ */
+static DEFINE_MUTEX(sw_run_mutex);
 static struct task_struct *sw_run_task;
 static enum sw_preset sw_run_preset;
 static unsigned int sw_run_rate;
