@@ -118,10 +118,21 @@ static int sw_wheel_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(sw_wheel);
 
-/* A command written to @what, carried out by @fn */
-static ssize_t sw_command_write(const char *what, int (*fn)(const char *cmd),
-				const char __user *ubuf, size_t len)
+/* A file that takes commands: its name, and what carries them out */
+struct sw_command_file {
+	const char	*name;
+	int		(*run)(const char *cmd);
+};
+
+static struct sw_command_file sw_control_file = { "control", sw_control };
+static struct sw_command_file sw_bench_file = { "bench", sw_control_bench };
+
+/* A command written to a file of struct sw_command_file, carried out */
+static ssize_t sw_command_write(struct file *file, const char __user *ubuf, size_t len,
+				loff_t *ppos)
 {
+	const struct sw_command_file *cf = file_inode(file)->i_private;
+	const char *what = cf->name;
 	char *cmd;
 	int ret;
 
@@ -141,33 +152,21 @@ static ssize_t sw_command_write(const char *what, int (*fn)(const char *cmd),
 		return -EINVAL;
 	}
 	/* "echo cmd > control" writes a newline too */
-	ret = fn(strim(cmd));
+	ret = cf->run(strim(cmd));
 	kfree(cmd);
 	return ret ? ret : len;
-}
-
-static ssize_t sw_control_write(struct file *file, const char __user *ubuf, size_t len,
-				loff_t *ppos)
-{
-	return sw_command_write("control", sw_control, ubuf, len);
 }
 
 static const struct file_operations sw_control_fops = {
 	.owner	= THIS_MODULE,
 	.open	= simple_open,
-	.write	= sw_control_write,
+	.write	= sw_command_write,
 	.llseek	= noop_llseek,
 };
 
 static int sw_bench_open(struct inode *inode, struct file *file)
 {
-	return single_open(file, sw_bench_seq_show, inode->i_private);
-}
-
-static ssize_t sw_bench_write(struct file *file, const char __user *ubuf, size_t len,
-			      loff_t *ppos)
-{
-	return sw_command_write("bench", sw_control_bench, ubuf, len);
+	return single_open(file, sw_bench_seq_show, NULL);
 }
 
 /* bench: write a run (its words, or nothing for the defaults), read the report */
@@ -175,7 +174,7 @@ static const struct file_operations sw_bench_fops = {
 	.owner		= THIS_MODULE,
 	.open		= sw_bench_open,
 	.read		= seq_read,
-	.write		= sw_bench_write,
+	.write		= sw_command_write,
 	.llseek		= seq_lseek,
 	.release	= single_release,
 };
@@ -269,8 +268,8 @@ int sw_debugfs_init(void)
 	debugfs_create_file("geometry", 0444, sw_dir, NULL, &sw_geometry_fops);
 	debugfs_create_file("stats", 0444, sw_dir, NULL, &sw_stats_fops);
 	debugfs_create_file("lateness", 0444, sw_dir, NULL, &sw_lateness_fops);
-	debugfs_create_file("control", 0200, sw_dir, NULL, &sw_control_fops);
-	debugfs_create_file("bench", 0600, sw_dir, NULL, &sw_bench_fops);
+	debugfs_create_file("control", 0200, sw_dir, &sw_control_file, &sw_control_fops);
+	debugfs_create_file("bench", 0600, sw_dir, &sw_bench_file, &sw_bench_fops);
 	sw_debugfs_mirror_init(sw_dir);
 	for_each_possible_cpu(cpu) {
 		struct dentry *dir;
