@@ -31,7 +31,7 @@
 #include "sw_bench_run.h"
 #include "sw_compat.h"
 #include "sw_cpu.h"
-#include "sw_mirror_run.h"
+#include "sw_live.h"
 
 #define SW_REPORT_SIZE		8192
 #define SW_CMP_FLOOR		(600UL * HZ)	/* the compared timers: 10 minutes out */
@@ -40,7 +40,15 @@
 #define SW_BENCH_MIRROR_RECORDS	65536UL
 #define SW_BENCH_MIRROR_TARGET_NS	100
 
-static DEFINE_MUTEX(sw_bench_mutex);	/* one run at a time; guards the report */
+/*
+ * sw_bench_mutex: one run at a time; guards the report. Held for a whole
+ * run, which takes cpu_hotplug_lock (read) only briefly and waits for the
+ * run's thread, which starts and stops the mirror (sw_live_mutex and what
+ * nests in it, see sw_live_probe.c) and takes no lock around the timed
+ * operations but the local one of struct sw_bench_locked_wheel. So it
+ * nests outside sw_live_mutex; the mirror never takes it.
+ */
+static DEFINE_MUTEX(sw_bench_mutex);
 static char *sw_report;			/* the last run's, or NULL */
 
 /* The monotonic clock's fast read: fine-grained on UML too, unlike sched_clock */
@@ -78,7 +86,7 @@ static void sw_bench_end_drain(void)
 
 	preempt_enable();
 	t0 = sw_bench_now();
-	sw_bench_drained += sw_mirror_drain();
+	sw_bench_drained += sw_live_drain();
 	sw_bench_drain_ns += sw_bench_now() - t0;
 	cond_resched();
 }
@@ -230,14 +238,14 @@ static int sw_bench_kernel_ops(struct sw_bench_state *s, struct sw_ktimer *kt,
 	if (mirror) {
 		sw_bench_drain_ns = 0;
 		sw_bench_drained = 0;
-		ret = sw_mirror_start_records(min_t(unsigned long, p->ops, SW_BENCH_MIRROR_RECORDS),
-					      true);
+		ret = sw_live_start_records(min_t(unsigned long, p->ops, SW_BENCH_MIRROR_RECORDS),
+					    true);
 	}
 	if (!ret)
 		sw_bench_time_ops(o, mirror ? &sw_kernel_mirror_env : &sw_kernel_env, p->ops,
 				  expiry, &sw_bench_kernel_api, &k);
 	if (mirror && !ret)
-		sw_mirror_stop();
+		sw_live_stop();
 
 	for (i = 0; i < p->timers + p->ops; i++)
 		timer_delete_sync(&kt[i].timer);
@@ -361,7 +369,7 @@ static void sw_bench_kernel_mirrored(struct sw_bench_state *s, struct sw_ktimer 
 	long added;
 	int ret;
 
-	if (sw_mirror_running()) {
+	if (sw_live_running()) {
 		sw_out(s, "bench wheel=kernel-mirror skipped: the mirror was on already\n");
 		return;
 	}

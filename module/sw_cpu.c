@@ -27,6 +27,10 @@
  * A CPU going offline hands its timers to an online CPU; one coming
  * online starts with a fresh clock at jiffies.
  *
+ * What the traffic does with a timer whose time came (re-arm it, or let
+ * it go) is the traffic's rule, asked of sw_traffic.c; what the wheels
+ * hold is shown by debugfs (sw_debugfs.c) from sw_cpu_view_wheel().
+ *
  * The tracepoints (sw_trace.h) fire under the CPU's lock, where the wheel
  * changes: a timer placed (arm, re-arm), cancelled, expired or moved off
  * an offline CPU, a bucket cascaded, the tasklet's run.
@@ -39,13 +43,13 @@
 #include <linux/interrupt.h>
 #include <linux/jiffies.h>
 #include <linux/sched.h>
-#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/timer.h>
 
 #include "sw_compat.h"
 #include "sw_cpu.h"
 #include "sw_trace.h"
+#include "sw_traffic.h"
 
 /*
  * Wakeups seen by the hrtimer: for the wheel (0) or the cancel queue (1).
@@ -54,8 +58,33 @@
  */
 enum { SW_WAKE_WHEEL, SW_WAKE_CANCELS, SW_WAKE_NR };
 
+/*
+ * One CPU's wheel, cancel queue and figures, under @lock: everything in
+ * struct sw_cpu but @woken. What nests inside what (outermost first):
+ *
+ *   cpu_hotplug_lock			held (read) by sw_cpus_stats() and
+ *					a batch armed (sw_traffic.c), and
+ *					by the hotplug core around
+ *					sw_cpu_online() and _offline()
+ *     sw_cpu.lock			the one CPU's
+ *       sw_cpu.lock			a second CPU's: sw_cpu_offline()
+ *					only, the lower-numbered CPU's lock
+ *					first (spin_lock_nested())
+ *         the hrtimer_cpu_base lock	hrtimer_start(), _try_to_cancel()
+ *         the kernel's timer_base lock	add_timer_on() of @kick
+ *           sw_live_lock		(sw_live_probe.c) the mirror's
+ *					timer_start probe, if it runs and
+ *					finds its log full
+ *
+ * @lock is a spinlock_t, taken with interrupts off: from the tasklet,
+ * the kernel timers (threads on PREEMPT_RT, where it sleeps) and process
+ * context, never from hard interrupt context: the hrtimer's callback
+ * takes no lock. It is dropped around a shadow timer's function, and
+ * while it is held nothing waits for a timer or the tasklet to finish
+ * (sw_cpu_stop() takes it only to mark the CPU offline first).
+ */
 struct sw_cpu {
-	spinlock_t		lock;		/* everything below but @woken */
+	spinlock_t		lock;		/* all but @woken, see above */
 	struct sw_base		wheel;
 	struct sw_base		cancels;
 	struct sw_tick		tick;		/* being expired by the tasklet */
@@ -80,7 +109,6 @@ static struct sw_geometry sw_geo;
 static struct sw_geometry sw_cancel_geo;
 static struct kmem_cache *sw_shadow_cache;
 static atomic_long_t sw_live = ATOMIC_LONG_INIT(0);
-static bool sw_rearming;
 static int sw_hp_state;
 
 const struct sw_geometry *sw_cpus_geometry(void)
@@ -134,12 +162,6 @@ void sw_shadow_free(struct sw_shadow *shadow)
 long sw_shadows_live(void)
 {
 	return atomic_long_read(&sw_live);
-}
-
-/* Periodic and timeout timers re-arm only while a traffic run goes on */
-void sw_cpus_set_rearming(bool on)
-{
-	WRITE_ONCE(sw_rearming, on);
 }
 
 /*
@@ -268,13 +290,15 @@ static unsigned long sw_shadow_fn(struct sw_shadow *shadow)
 	return jiffies;
 }
 
-/* After its function ran at @ran, for the tick @clk: record, re-arm or free */
+/*
+ * After its function ran at @ran, for the tick @clk: record, then re-arm it
+ * if the traffic says so, or free it
+ */
 static void sw_cpu_expired(struct sw_cpu *c, struct sw_shadow *shadow, unsigned long clk,
 			   unsigned long ran)
 {
 	sw_hist_add(&c->stats.delivery, ran - clk);
-	if (shadow->kind == SW_SHADOW_PERIODIC && shadow->rearms && READ_ONCE(sw_rearming)) {
-		shadow->rearms--;
+	if (sw_traffic_rearm_expired(shadow)) {
 		sw_cpu_enqueue(c, shadow, shadow->period);
 		c->stats.armed++;
 		c->stats.pending++;
@@ -283,12 +307,10 @@ static void sw_cpu_expired(struct sw_cpu *c, struct sw_shadow *shadow, unsigned 
 	sw_shadow_free(shadow);
 }
 
-/* The traffic's cancel time for @shadow has come: cancel it, or re-arm it */
+/* The traffic's cancel time for @shadow has come: cancel it, or re-arm it if the traffic says so */
 static void sw_cpu_cancel_due(struct sw_cpu *c, struct sw_shadow *shadow)
 {
-	if (shadow->kind == SW_SHADOW_TIMEOUT && shadow->rearms && READ_ONCE(sw_rearming)) {
-		/* Pushed further out while still pending, as on each ACK */
-		shadow->rearms--;
+	if (sw_traffic_rearm_cancel_due(shadow)) {
 		sw_cpu_enqueue(c, shadow, shadow->period);
 		c->stats.modified++;
 		return;
@@ -550,7 +572,7 @@ static void sw_cpu_cancel_timer(struct sw_cpu *c, struct sw_timer *timer)
  * Cancel and free every timer of @c, in its wheel or collected by the
  * tasklet and not yet run; called with its lock held.
  */
-static void sw_cpu_drain(struct sw_cpu *c)
+static void sw_cpu_cancel_all(struct sw_cpu *c)
 {
 	struct sw_timer *timer;
 
@@ -570,7 +592,7 @@ void sw_cpus_cancel_all(void)
 		struct sw_cpu *c = sw_cpus[cpu];
 
 		spin_lock_irq(&c->lock);
-		sw_cpu_drain(c);
+		sw_cpu_cancel_all(c);
 		c->wakeup_set = false;
 		spin_unlock_irq(&c->lock);
 	}
@@ -654,34 +676,25 @@ static void sw_cpu_count_level(const struct sw_base *base, unsigned int lvl,
 	}
 }
 
-/* cpuN/wheel: the wheel's clock, next expiry and the occupancy of its levels */
-void sw_cpu_show_wheel(struct seq_file *m, unsigned int cpu)
+/**
+ * sw_cpu_view_wheel - what a CPU's wheel holds now, for the cpuN/wheel file
+ * @cpu:	a possible CPU
+ * @view:	filled in, under the CPU's lock
+ */
+void sw_cpu_view_wheel(unsigned int cpu, struct sw_cpu_wheel_view *view)
 {
 	struct sw_cpu *c = sw_cpus[cpu];
-	unsigned int lvl, nb[SW_MAX_DEPTH][2], nt[SW_MAX_DEPTH][2];
-	unsigned long clk, next;
-	bool online, found;
-	u64 pending;
+	unsigned int lvl;
 
 	spin_lock_irq(&c->lock);
-	clk = c->wheel.clk;
-	online = c->online;
-	pending = c->stats.pending;
-	found = sw_next_expiry(&c->wheel, &next);
+	view->clk = c->wheel.clk;
+	view->online = c->online;
+	view->pending = c->stats.pending;
+	view->has_next = sw_next_expiry(&c->wheel, &view->next);
+	view->depth = sw_geo.depth;
 	for (lvl = 0; lvl < sw_geo.depth; lvl++)
-		sw_cpu_count_level(&c->wheel, lvl, nb[lvl], nt[lvl]);
+		sw_cpu_count_level(&c->wheel, lvl, view->buckets[lvl], view->timers[lvl]);
 	spin_unlock_irq(&c->lock);
-
-	seq_printf(m, "online %d\nclk %lu\njiffies %lu\n", online, clk, jiffies);
-	if (found)
-		seq_printf(m, "next_expiry %lu\n", next);
-	else
-		seq_puts(m, "next_expiry none\n");
-	seq_printf(m, "pending %llu\n", pending);
-	for (lvl = 0; lvl < sw_geo.depth; lvl++)
-		seq_printf(m,
-			   "level %u normal_buckets %u normal_timers %u deferrable_buckets %u deferrable_timers %u\n",
-			   lvl, nb[lvl][0], nt[lvl][0], nb[lvl][1], nt[lvl][1]);
 }
 
 static void sw_cpus_free(void)
@@ -764,7 +777,7 @@ void sw_cpus_exit(void)
 		timer_shutdown_sync(&sw_cpus[cpu]->poll);
 		timer_shutdown_sync(&sw_cpus[cpu]->kick);
 		spin_lock_irq(&sw_cpus[cpu]->lock);
-		sw_cpu_drain(sw_cpus[cpu]);
+		sw_cpu_cancel_all(sw_cpus[cpu]);
 		spin_unlock_irq(&sw_cpus[cpu]->lock);
 	}
 	WARN_ON_ONCE(sw_shadows_live());

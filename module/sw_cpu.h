@@ -64,10 +64,31 @@ long sw_shadows_live(void);
 int sw_cpu_arm(unsigned int cpu, struct sw_shadow *shadow, unsigned long delta);
 void sw_cpus_cancel_all(void);
 void sw_cpus_reset_stats(void);
-void sw_cpus_set_rearming(bool on);
 unsigned long sw_cpu_offlined(unsigned int cpu);
 
+/**
+ * struct sw_cpu_wheel_view - a CPU's wheel as it was at one moment
+ * @clk:	the wheel's clock
+ * @next:	its next expiry, if @has_next
+ * @pending:	timers in it
+ * @online:	the CPU runs its wheel
+ * @has_next:	a timer is pending
+ * @depth:	levels
+ * @buckets:	occupied buckets per level, normal ones in [0], deferrable in [1]
+ * @timers:	timers per level, likewise
+ */
+struct sw_cpu_wheel_view {
+	unsigned long	clk;
+	unsigned long	next;
+	u64		pending;
+	bool		online;
+	bool		has_next;
+	unsigned int	depth;
+	unsigned int	buckets[SW_MAX_DEPTH][2];
+	unsigned int	timers[SW_MAX_DEPTH][2];
+};
+
 struct sw_stats *sw_cpus_stats(struct sw_stats *total);
-void sw_cpu_show_wheel(struct seq_file *m, unsigned int cpu);
+void sw_cpu_view_wheel(unsigned int cpu, struct sw_cpu_wheel_view *view);
 
 #endif /* _SHADOW_WHEEL_SW_CPU_H */

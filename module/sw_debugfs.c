@@ -16,7 +16,7 @@
 #include "sw_control.h"
 #include "sw_cpu.h"
 #include "sw_debugfs.h"
-#include "sw_mirror_run.h"
+#include "sw_live.h"
 
 static struct dentry *sw_dir;
 
@@ -96,17 +96,43 @@ static int sw_bench_seq_show(struct seq_file *m, void *unused)
 	return 0;
 }
 
+/* cpuN/wheel: the wheel's clock, next expiry and the occupancy of its levels */
 static int sw_wheel_show(struct seq_file *m, void *unused)
 {
-	sw_cpu_show_wheel(m, (unsigned long)m->private);
+	struct sw_cpu_wheel_view v;
+	unsigned int lvl;
+
+	sw_cpu_view_wheel((unsigned long)m->private, &v);
+	seq_printf(m, "online %d\nclk %lu\njiffies %lu\n", v.online, v.clk, jiffies);
+	if (v.has_next)
+		seq_printf(m, "next_expiry %lu\n", v.next);
+	else
+		seq_puts(m, "next_expiry none\n");
+	seq_printf(m, "pending %llu\n", v.pending);
+	for (lvl = 0; lvl < v.depth; lvl++)
+		seq_printf(m,
+			   "level %u normal_buckets %u normal_timers %u deferrable_buckets %u deferrable_timers %u\n",
+			   lvl, v.buckets[lvl][0], v.timers[lvl][0], v.buckets[lvl][1],
+			   v.timers[lvl][1]);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sw_wheel);
 
-/* A command written to @what, carried out by @fn */
-static ssize_t sw_command_write(const char *what, int (*fn)(const char *cmd),
-				const char __user *ubuf, size_t len)
+/* A file that takes commands: its name, and what carries them out */
+struct sw_command_file {
+	const char	*name;
+	int		(*run)(const char *cmd);
+};
+
+static struct sw_command_file sw_control_file = { "control", sw_control };
+static struct sw_command_file sw_bench_file = { "bench", sw_control_bench };
+
+/* A command written to a file of struct sw_command_file, carried out */
+static ssize_t sw_command_write(struct file *file, const char __user *ubuf, size_t len,
+				loff_t *ppos)
 {
+	const struct sw_command_file *cf = file_inode(file)->i_private;
+	const char *what = cf->name;
 	char *cmd;
 	int ret;
 
@@ -126,33 +152,21 @@ static ssize_t sw_command_write(const char *what, int (*fn)(const char *cmd),
 		return -EINVAL;
 	}
 	/* "echo cmd > control" writes a newline too */
-	ret = fn(strim(cmd));
+	ret = cf->run(strim(cmd));
 	kfree(cmd);
 	return ret ? ret : len;
-}
-
-static ssize_t sw_control_write(struct file *file, const char __user *ubuf, size_t len,
-				loff_t *ppos)
-{
-	return sw_command_write("control", sw_control, ubuf, len);
 }
 
 static const struct file_operations sw_control_fops = {
 	.owner	= THIS_MODULE,
 	.open	= simple_open,
-	.write	= sw_control_write,
+	.write	= sw_command_write,
 	.llseek	= noop_llseek,
 };
 
 static int sw_bench_open(struct inode *inode, struct file *file)
 {
-	return single_open(file, sw_bench_seq_show, inode->i_private);
-}
-
-static ssize_t sw_bench_write(struct file *file, const char __user *ubuf, size_t len,
-			      loff_t *ppos)
-{
-	return sw_command_write("bench", sw_control_bench, ubuf, len);
+	return single_open(file, sw_bench_seq_show, NULL);
 }
 
 /* bench: write a run (its words, or nothing for the defaults), read the report */
@@ -160,31 +174,35 @@ static const struct file_operations sw_bench_fops = {
 	.owner		= THIS_MODULE,
 	.open		= sw_bench_open,
 	.read		= seq_read,
-	.write		= sw_bench_write,
+	.write		= sw_command_write,
 	.llseek		= seq_lseek,
 	.release	= single_release,
 };
 
-/* mirror/: the files that show the mirror, each from one function */
-#define SW_MIRROR_FILE(name)						\
-static int sw_mirror_##name##_show(struct seq_file *m, void *unused)	\
-{									\
-	return sw_mirror_show_##name(m);				\
-}									\
-DEFINE_SHOW_ATTRIBUTE(sw_mirror_##name)
+/* mirror/: the files that show the mirror, each a section of its report */
+static const struct {
+	const char		*name;
+	enum sw_live_section	section;
+} sw_live_files[] = {
+	{ "stats",	SW_LIVE_STATS },
+	{ "lateness",	SW_LIVE_LATENESS },
+	{ "diff",	SW_LIVE_DIFF },
+	{ "top",	SW_LIVE_TOP },
+};
 
-SW_MIRROR_FILE(stats);
-SW_MIRROR_FILE(lateness);
-SW_MIRROR_FILE(diff);
-SW_MIRROR_FILE(top);
+static int sw_live_file_show(struct seq_file *m, void *unused)
+{
+	return sw_live_show(m, (unsigned long)m->private);
+}
+DEFINE_SHOW_ATTRIBUTE(sw_live_file);
 
 /*
  * mirror/enable: 1 starts the mirror, 0 stops it; reads whether it runs.
  * The write is "1" or "0" and at most a newline: not a number parsed from
  * the first bytes, which would take "01", "+1" or a digit and junk.
  */
-static ssize_t sw_mirror_enable_write(struct file *file, const char __user *ubuf, size_t len,
-				      loff_t *ppos)
+static ssize_t sw_live_enable_write(struct file *file, const char __user *ubuf, size_t len,
+				    loff_t *ppos)
 {
 	char buf[2];
 	bool on;
@@ -201,40 +219,42 @@ static ssize_t sw_mirror_enable_write(struct file *file, const char __user *ubuf
 	}
 	on = buf[0] == '1';
 	if (on) {
-		ret = sw_mirror_start();
+		ret = sw_live_start();
 		if (ret)
 			return ret;
 	} else {
-		sw_mirror_stop();
+		sw_live_stop();
 	}
 	return len;
 }
 
-static ssize_t sw_mirror_enable_read(struct file *file, char __user *ubuf, size_t len,
-				     loff_t *ppos)
+static ssize_t sw_live_enable_read(struct file *file, char __user *ubuf, size_t len,
+				   loff_t *ppos)
 {
-	char buf[3] = { sw_mirror_running() ? '1' : '0', '\n', 0 };
+	char buf[3] = { sw_live_running() ? '1' : '0', '\n', 0 };
 
 	return simple_read_from_buffer(ubuf, len, ppos, buf, 2);
 }
 
-static const struct file_operations sw_mirror_enable_fops = {
+static const struct file_operations sw_live_enable_fops = {
 	.owner	= THIS_MODULE,
 	.open	= simple_open,
-	.read	= sw_mirror_enable_read,
-	.write	= sw_mirror_enable_write,
+	.read	= sw_live_enable_read,
+	.write	= sw_live_enable_write,
 	.llseek	= default_llseek,
 };
 
 static void sw_debugfs_mirror_init(struct dentry *parent)
 {
 	struct dentry *dir = debugfs_create_dir("mirror", parent);
+	unsigned int i;
 
-	debugfs_create_file("enable", 0600, dir, NULL, &sw_mirror_enable_fops);
-	debugfs_create_file("stats", 0444, dir, NULL, &sw_mirror_stats_fops);
-	debugfs_create_file("lateness", 0444, dir, NULL, &sw_mirror_lateness_fops);
-	debugfs_create_file("diff", 0444, dir, NULL, &sw_mirror_diff_fops);
-	debugfs_create_file("top", 0444, dir, NULL, &sw_mirror_top_fops);
+	debugfs_create_file("enable", 0600, dir, NULL, &sw_live_enable_fops);
+	for (i = 0; i < ARRAY_SIZE(sw_live_files); i++) {
+		void *section = (void *)(unsigned long)sw_live_files[i].section;
+
+		debugfs_create_file(sw_live_files[i].name, 0444, dir, section, &sw_live_file_fops);
+	}
 }
 
 int sw_debugfs_init(void)
@@ -248,8 +268,8 @@ int sw_debugfs_init(void)
 	debugfs_create_file("geometry", 0444, sw_dir, NULL, &sw_geometry_fops);
 	debugfs_create_file("stats", 0444, sw_dir, NULL, &sw_stats_fops);
 	debugfs_create_file("lateness", 0444, sw_dir, NULL, &sw_lateness_fops);
-	debugfs_create_file("control", 0200, sw_dir, NULL, &sw_control_fops);
-	debugfs_create_file("bench", 0600, sw_dir, NULL, &sw_bench_fops);
+	debugfs_create_file("control", 0200, sw_dir, &sw_control_file, &sw_control_fops);
+	debugfs_create_file("bench", 0600, sw_dir, &sw_bench_file, &sw_bench_fops);
 	sw_debugfs_mirror_init(sw_dir);
 	for_each_possible_cpu(cpu) {
 		struct dentry *dir;

@@ -11,7 +11,7 @@
 
 #include "sw_cpu.h"
 #include "sw_debugfs.h"
-#include "sw_mirror_run.h"
+#include "sw_live.h"
 #include "sw_wheel.h"
 #include "sw_bench_run.h"
 #include "sw_traffic.h"
@@ -54,11 +54,11 @@ static int __init sw_init(void)
 		sw_cpus_exit();
 		return ret;
 	}
-	ret = sw_mirror_load();
+	ret = sw_live_load();
 	if (ret) {
 		pr_err("cannot start the mirror (%pe)\n", ERR_PTR(ret));
 		sw_debugfs_exit();
-		sw_mirror_exit();
+		sw_live_exit();
 		sw_cpus_exit();
 		return ret;
 	}
@@ -71,7 +71,7 @@ static int __init sw_init(void)
 static void __exit sw_exit(void)
 {
 	sw_debugfs_exit();
-	sw_mirror_exit();
+	sw_live_exit();
 	sw_bench_exit();
 	sw_traffic_stop();
 	sw_cpus_exit();

@@ -39,6 +39,39 @@ SW_SHADOW_KINDS
 #define sw_trace_kind(kind)	__print_symbolic(kind, SW_SHADOW_KINDS)
 #define sw_trace_flags(flags)	__print_flags(flags, "|", SW_TIMER_FLAGS)
 
+/*
+ * No two events have the same fields, so there is no event class to
+ * share (DECLARE_EVENT_CLASS): what they share is how they name a timer
+ * and where it is, written once here for their TP_STRUCT__entry() and
+ * TP_fast_assign(), each event keeping its fields in its own order.
+ */
+
+/* The timer, its expiry and the expiry of its bucket */
+#define SW_TRACE_TIMER_FIELDS						\
+	__field(const void *,	timer)					\
+	__field(unsigned long,	expires)				\
+	__field(unsigned long,	bucket_expiry)
+
+#define SW_TRACE_TIMER_ASSIGN(t)					\
+	do {								\
+		__entry->timer		= (t);				\
+		__entry->expires	= (t)->expires;			\
+		__entry->bucket_expiry	= (t)->bucket_expiry;		\
+	} while (0)
+
+/* Its place in @base: level, bucket, and its flags */
+#define SW_TRACE_PLACE_FIELDS						\
+	__field(unsigned int,	level)					\
+	__field(unsigned int,	bucket)					\
+	__field(unsigned int,	flags)
+
+#define SW_TRACE_PLACE_ASSIGN(base, t)					\
+	do {								\
+		__entry->level		= sw_timer_level(base, t);	\
+		__entry->bucket		= sw_timer_bucket(base, t);	\
+		__entry->flags		= (t)->flags;			\
+	} while (0)
+
 /**
  * sw_timer_start - a timer was put into a CPU's wheel, or moved in it
  * @cpu:	the wheel's CPU
@@ -59,28 +92,20 @@ TRACE_EVENT(sw_timer_start,
 	TP_ARGS(cpu, base, shadow, now, how),
 
 	TP_STRUCT__entry(
-		__field(const void *,	timer)
-		__field(unsigned long,	expires)
-		__field(unsigned long,	bucket_expiry)
+		SW_TRACE_TIMER_FIELDS
 		__field(unsigned long,	now)
 		__field(unsigned int,	cpu)
-		__field(unsigned int,	level)
-		__field(unsigned int,	bucket)
-		__field(unsigned int,	flags)
+		SW_TRACE_PLACE_FIELDS
 		__field(u8,		wheel)
 		__field(u8,		kind)
 		__field(u8,		how)
 	),
 
 	TP_fast_assign(
-		__entry->timer		= &shadow->timer;
-		__entry->expires	= shadow->timer.expires;
-		__entry->bucket_expiry	= shadow->timer.bucket_expiry;
+		SW_TRACE_TIMER_ASSIGN(&shadow->timer);
 		__entry->now		= now;
 		__entry->cpu		= cpu;
-		__entry->level		= sw_timer_level(base, &shadow->timer);
-		__entry->bucket		= sw_timer_bucket(base, &shadow->timer);
-		__entry->flags		= shadow->timer.flags;
+		SW_TRACE_PLACE_ASSIGN(base, &shadow->timer);
 		__entry->wheel		= base->geo.kind;
 		__entry->kind		= shadow->kind;
 		__entry->how		= how;
@@ -110,23 +135,15 @@ TRACE_EVENT(sw_timer_cancel,
 	TP_ARGS(cpu, base, timer),
 
 	TP_STRUCT__entry(
-		__field(const void *,	timer)
-		__field(unsigned long,	expires)
-		__field(unsigned long,	bucket_expiry)
+		SW_TRACE_TIMER_FIELDS
 		__field(unsigned int,	cpu)
-		__field(unsigned int,	level)
-		__field(unsigned int,	bucket)
-		__field(unsigned int,	flags)
+		SW_TRACE_PLACE_FIELDS
 	),
 
 	TP_fast_assign(
-		__entry->timer		= timer;
-		__entry->expires	= timer->expires;
-		__entry->bucket_expiry	= timer->bucket_expiry;
+		SW_TRACE_TIMER_ASSIGN(timer);
 		__entry->cpu		= cpu;
-		__entry->level		= sw_timer_level(base, timer);
-		__entry->bucket		= sw_timer_bucket(base, timer);
-		__entry->flags		= timer->flags;
+		SW_TRACE_PLACE_ASSIGN(base, timer);
 	),
 
 	TP_printk("timer=%p cpu=%u expires=%lu bucket_expiry=%lu level=%u bucket=%u flags=%s",
@@ -159,9 +176,7 @@ TRACE_EVENT(sw_timer_expire,
 		__field(unsigned long,	now)
 		__field(long,		late)
 		__field(unsigned int,	cpu)
-		__field(unsigned int,	level)
-		__field(unsigned int,	bucket)
-		__field(unsigned int,	flags)
+		SW_TRACE_PLACE_FIELDS
 	),
 
 	TP_fast_assign(
@@ -171,9 +186,7 @@ TRACE_EVENT(sw_timer_expire,
 		__entry->now		= jiffies;
 		__entry->late		= (long)(clk - timer->expires);
 		__entry->cpu		= cpu;
-		__entry->level		= sw_timer_level(base, timer);
-		__entry->bucket		= sw_timer_bucket(base, timer);
-		__entry->flags		= timer->flags;
+		SW_TRACE_PLACE_ASSIGN(base, timer);
 	),
 
 	TP_printk("timer=%p cpu=%u expires=%lu clk=%lu now=%lu late=%ld level=%u bucket=%u flags=%s",
@@ -279,25 +292,17 @@ TRACE_EVENT(sw_timer_migrate,
 	TP_ARGS(from, to, base, timer),
 
 	TP_STRUCT__entry(
-		__field(const void *,	timer)
-		__field(unsigned long,	expires)
-		__field(unsigned long,	bucket_expiry)
+		SW_TRACE_TIMER_FIELDS
 		__field(unsigned int,	from)
 		__field(unsigned int,	to)
-		__field(unsigned int,	level)
-		__field(unsigned int,	bucket)
-		__field(unsigned int,	flags)
+		SW_TRACE_PLACE_FIELDS
 	),
 
 	TP_fast_assign(
-		__entry->timer		= timer;
-		__entry->expires	= timer->expires;
-		__entry->bucket_expiry	= timer->bucket_expiry;
+		SW_TRACE_TIMER_ASSIGN(timer);
 		__entry->from		= from;
 		__entry->to		= to;
-		__entry->level		= sw_timer_level(base, timer);
-		__entry->bucket		= sw_timer_bucket(base, timer);
-		__entry->flags		= timer->flags;
+		SW_TRACE_PLACE_ASSIGN(base, timer);
 	),
 
 	TP_printk("timer=%p from=%u to=%u expires=%lu bucket_expiry=%lu level=%u bucket=%u flags=%s",

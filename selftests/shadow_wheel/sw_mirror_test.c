@@ -44,10 +44,8 @@ TEST_F_TIMEOUT(mirror, follows_real_traffic, 120)
 	/* Let the short timers of the last connections run */
 	swt_sleep_ms(500);
 
-	ASSERT_EQ(0, swt_mirror_read(&mr)) TH_LOG("%s", swt_error());
-	EXPECT_TRUE(mr.running);
+	swt_expect_mirror(_metadata, &mr, true);
 	EXPECT_TRUE(mr.caught_up);
-	swt_expect_mirror_consistent(_metadata, &mr);
 	EXPECT_EQ(0U, mr.anomalies) TH_LOG("event sequences the kernel does not make");
 	EXPECT_LT(0U, mr.log_drained) TH_LOG("no event came through the log");
 	for (w = 0; w < mr.nr_wheels; w++) {
@@ -115,8 +113,7 @@ TEST_F_TIMEOUT(mirror, follows_a_cpu_going_offline, 120)
 	ASSERT_EQ(0, swt_cpu_set_online(1, true)) TH_LOG("%s", swt_error());
 	swt_tcp_traffic_stop(&t);
 	swt_sleep_ms(500);
-	ASSERT_EQ(0, swt_mirror_read(&mr)) TH_LOG("%s", swt_error());
-	swt_expect_mirror_consistent(_metadata, &mr);
+	swt_expect_mirror(_metadata, &mr, true);
 	EXPECT_LT(0U, mr.wheel[0].v[SWT_MW_EXPIRED]);
 }
 
@@ -136,10 +133,9 @@ TEST_F_TIMEOUT(mirror, keeps_up_with_a_tiny_log, 120)
 	ASSERT_EQ(0, swt_tcp_traffic_start(&t, 2000)) TH_LOG("%s", swt_error());
 	swt_tcp_traffic_stop(&t);
 	swt_sleep_ms(500);
-	ASSERT_EQ(0, swt_mirror_read(&mr)) TH_LOG("%s", swt_error());
+	swt_expect_mirror(_metadata, &mr, true);
 	swt_msg("through the log %llu, drained by probes %llu, lost %llu", mr.log_drained,
 		mr.log_drained_by_probes, mr.log_lost);
-	swt_expect_mirror_consistent(_metadata, &mr);
 	EXPECT_LT(0U, mr.log_drained_by_probes) TH_LOG("a log of 64 never filled");
 	EXPECT_EQ(0U, mr.anomalies);
 	ASSERT_EQ(0, swt_mirror_diff_read(&d)) TH_LOG("%s", swt_error());

@@ -30,9 +30,7 @@ TEST_F_TIMEOUT(mirror, stops_starts_and_unloads_under_traffic, 120)
 	for (round = 0; round < 20; round++) {
 		ASSERT_EQ(0, swt_mirror_enable(round & 1)) TH_LOG("%s", swt_error());
 		swt_sleep_ms(50);
-		ASSERT_EQ(0, swt_mirror_read(&mr)) TH_LOG("%s", swt_error());
-		EXPECT_EQ((bool)(round & 1), mr.running);
-		swt_expect_mirror_consistent(_metadata, &mr);
+		swt_expect_mirror(_metadata, &mr, round & 1);
 		/*
 		 * A start under traffic may meet a timer's expire_entry after its
 		 * cancel was settled (the grace passed while the CPUs were
@@ -46,9 +44,7 @@ TEST_F_TIMEOUT(mirror, stops_starts_and_unloads_under_traffic, 120)
 	ASSERT_EQ(0, swt_mirror_enable(true)) TH_LOG("%s", swt_error());
 	ASSERT_EQ(0, swt_mirror_enable(true)) TH_LOG("%s", swt_error());
 	swt_sleep_ms(200);
-	ASSERT_EQ(0, swt_mirror_read(&mr)) TH_LOG("%s", swt_error());
-	EXPECT_TRUE(mr.running);
-	swt_expect_mirror_consistent(_metadata, &mr);
+	swt_expect_mirror(_metadata, &mr, true);
 
 	/* rmmod with the probes registered and the kernel's timers busy */
 	ASSERT_EQ(0, swt_unload()) TH_LOG("%s", swt_error());
@@ -57,9 +53,7 @@ TEST_F_TIMEOUT(mirror, stops_starts_and_unloads_under_traffic, 120)
 	swt_tcp_traffic_stop(&t);
 	ASSERT_EQ(0, swt_load("mirror=1")) TH_LOG("%s", swt_error());
 	swt_sleep_ms(200);
-	ASSERT_EQ(0, swt_mirror_read(&mr)) TH_LOG("%s", swt_error());
-	EXPECT_TRUE(mr.running);
-	swt_expect_mirror_consistent(_metadata, &mr);
+	swt_expect_mirror(_metadata, &mr, true);
 }
 
 TEST_HARNESS_MAIN

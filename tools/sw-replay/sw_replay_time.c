@@ -31,6 +31,7 @@
 #include "sw_wheel.h"
 #include "sw_heap.h"
 #include "sw_replay_time.h"
+#include "sw_replay_trace.h"
 
 static double sw_now_ns(void)
 {
@@ -64,6 +65,8 @@ struct sw_timing {
 
 static void sw_tick_cost_add(struct sw_tick_costs *tc, unsigned long clk, double ns)
 {
+	struct sw_tick_cost *c;
+
 	if (tc->round) {
 		/* The rounds process the same ticks in the same order */
 		if (tc->nr < tc->size && tc->c[tc->nr].clk == clk && ns < tc->c[tc->nr].ns)
@@ -71,17 +74,12 @@ static void sw_tick_cost_add(struct sw_tick_costs *tc, unsigned long clk, double
 		tc->nr++;
 		return;
 	}
-	if (tc->nr == tc->size) {
-		size_t size = tc->size ? tc->size * 2 : 4096;
-		struct sw_tick_cost *c = realloc(tc->c, size * sizeof(*c));
-
-		if (!c) {
-			fprintf(stderr, "sw-replay: out of memory\n");
-			exit(2);
-		}
-		tc->c = c;
-		tc->size = size;
+	c = sw_replay_grow(tc->c, &tc->size, tc->nr, sizeof(*tc->c), 4096);
+	if (!c) {
+		fprintf(stderr, "sw-replay: out of memory\n");
+		exit(2);
 	}
+	tc->c = c;
 	tc->c[tc->nr++] = (struct sw_tick_cost){ .clk = clk, .ns = ns };
 }
 

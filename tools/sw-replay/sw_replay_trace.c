@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,39 +237,58 @@ static int sw_fail(char *err, size_t errlen, const char *fmt, ...)
 	return -1;
 }
 
+/**
+ * sw_replay_grow - room for one more element in an array grown by doubling
+ * @arr:	the array, or NULL
+ * @cap:	its capacity, in elements; updated when it grows
+ * @nr:		the elements in use: the next one goes at @arr[@nr]
+ * @size:	one element's size
+ * @first:	the capacity of the first allocation
+ *
+ * Return: the array, moved or not, or NULL (out of memory) with @arr and
+ * @cap as they were.
+ */
+void *sw_replay_grow(void *arr, size_t *cap, size_t nr, size_t size, size_t first)
+{
+	size_t n;
+	void *p;
+
+	if (nr < *cap)
+		return arr;
+	n = *cap ? 2 * *cap : first;
+	if (n < *cap || n > SIZE_MAX / size)
+		return NULL;
+	p = realloc(arr, n * size);
+	if (p)
+		*cap = n;
+	return p;
+}
+
 /* The parent's side: read the child's messages */
 static int sw_parent(FILE *in, struct sw_replay_trace *t, char *err, size_t errlen)
 {
 	size_t cap_ev = 0, cap_names = 0;
 	struct sw_msg_end end;
+	void *p;
 	int tag;
 
 	while ((tag = fgetc(in)) != EOF) {
 		switch (tag) {
 		case SW_MSG_EV:
-			if (t->nr == cap_ev) {
-				void *p;
-
-				cap_ev = cap_ev ? 2 * cap_ev : 4096;
-				p = realloc(t->evs, cap_ev * sizeof(*t->evs));
-				if (!p)
-					return sw_fail(err, errlen, "out of memory");
-				t->evs = p;
-			}
+			p = sw_replay_grow(t->evs, &cap_ev, t->nr, sizeof(*t->evs), 4096);
+			if (!p)
+				return sw_fail(err, errlen, "out of memory");
+			t->evs = p;
 			if (fread(&t->evs[t->nr], sizeof(*t->evs), 1, in) != 1)
 				return sw_fail(err, errlen, "the reader stopped in an event");
 			t->nr++;
 			break;
 		case SW_MSG_NAME:
-			if (t->nr_names == cap_names) {
-				void *p;
-
-				cap_names = cap_names ? 2 * cap_names : 64;
-				p = realloc(t->names, cap_names * sizeof(*t->names));
-				if (!p)
-					return sw_fail(err, errlen, "out of memory");
-				t->names = p;
-			}
+			p = sw_replay_grow(t->names, &cap_names, t->nr_names, sizeof(*t->names),
+					   64);
+			if (!p)
+				return sw_fail(err, errlen, "out of memory");
+			t->names = p;
 			if (fread(&t->names[t->nr_names], sizeof(*t->names), 1, in) != 1)
 				return sw_fail(err, errlen, "the reader stopped in a name");
 			t->names[t->nr_names].name[sizeof(t->names->name) - 1] = 0;

@@ -74,4 +74,6 @@ int sw_replay_trace_read(const char *path, struct sw_replay_trace *t, char *err,
 const char *sw_replay_trace_fn_name(const struct sw_replay_trace *t, u64 fn);
 void sw_replay_trace_free(struct sw_replay_trace *t);
 
+void *sw_replay_grow(void *arr, size_t *cap, size_t nr, size_t size, size_t first);
+
 #endif /* _SW_REPLAY_TRACE_H */

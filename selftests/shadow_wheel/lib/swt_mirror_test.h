@@ -46,4 +46,13 @@ static inline void swt_expect_mirror_consistent(struct __test_metadata *_metadat
 	}
 }
 
+/* The mirror read into @mr: it runs as @running says, and its books balance */
+static inline void swt_expect_mirror(struct __test_metadata *_metadata, struct swt_mirror *mr,
+				     bool running)
+{
+	ASSERT_EQ(0, swt_mirror_read(mr)) TH_LOG("%s", swt_error());
+	EXPECT_EQ(running, mr->running) TH_LOG("mirror/stats: running %d", mr->running);
+	swt_expect_mirror_consistent(_metadata, mr);
+}
+
 #endif /* _SWT_MIRROR_TEST_H */

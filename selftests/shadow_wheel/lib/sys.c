@@ -59,6 +59,18 @@ void swt_sleep_ms(u64 ms)
 
 /* Files */
 
+/* @path opened with @flags: a descriptor, or -errno with the error said */
+static int swt_open(const char *path, int flags)
+{
+	int fd = open(path, flags | O_CLOEXEC);
+
+	if (fd < 0) {
+		fd = -errno;
+		swt_set_error("open %s: %s", path, strerror(-fd));
+	}
+	return fd;
+}
+
 int swt_read_file(const char *path, char **out)
 {
 	size_t size = 4096, len = 0;
@@ -66,12 +78,9 @@ int swt_read_file(const char *path, char **out)
 	ssize_t n;
 	int fd, err;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		err = errno;
-		swt_set_error("open %s: %s", path, strerror(err));
-		return -err;
-	}
+	fd = swt_open(path, O_RDONLY);
+	if (fd < 0)
+		return fd;
 	buf = malloc(size);
 	if (!buf) {
 		close(fd);
@@ -113,12 +122,9 @@ int swt_write_file(const char *path, const char *buf, size_t len)
 	ssize_t n;
 	int fd, err;
 
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0) {
-		err = errno;
-		swt_set_error("open %s: %s", path, strerror(err));
-		return -err;
-	}
+	fd = swt_open(path, O_WRONLY);
+	if (fd < 0)
+		return fd;
 	n = write(fd, buf, len);
 	err = n < 0 ? errno : 0;
 	close(fd);

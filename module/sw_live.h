@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * shadow-wheel: the mirror on the running kernel: started, stopped and fed by
+ * sw_live_probe.c, read by sw_live_read.c
+ */
+#ifndef _SHADOW_WHEEL_SW_LIVE_H
+#define _SHADOW_WHEEL_SW_LIVE_H
+
+#include <linux/types.h>
+
+struct seq_file;
+
+int sw_live_start(void);
+int sw_live_start_records(unsigned long nr_records, bool with_own);
+unsigned long sw_live_drain(void);
+void sw_live_stop(void);
+bool sw_live_running(void);
+int sw_live_load(void);
+void sw_live_exit(void);
+
+/* The sections of the mirror's report, each a file of debugfs mirror/ */
+enum sw_live_section {
+	SW_LIVE_STATS,
+	SW_LIVE_LATENESS,
+	SW_LIVE_DIFF,
+	SW_LIVE_TOP,
+};
+
+int sw_live_show(struct seq_file *s, enum sw_live_section section);
+
+#endif /* _SHADOW_WHEEL_SW_LIVE_H */

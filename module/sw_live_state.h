@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * shadow-wheel: the live mirror's state, shared by its two sides only:
+ * the probes and the log that feed it (sw_live_probe.c), and the reads
+ * that copy it out (sw_live_read.c). Everyone else calls sw_live.h.
+ */
+#ifndef _SHADOW_WHEEL_SW_LIVE_STATE_H
+#define _SHADOW_WHEEL_SW_LIVE_STATE_H
+
+#include <linux/atomic.h>
+#include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+
+#include "sw_live_log.h"
+#include "sw_mirror.h"
+#include "sw_mirror_top.h"
+
+/**
+ * struct sw_live - the mirror and what feeds it
+ * @m:		the mirror, NULL before the first start
+ * @recs:	its records
+ * @slots:	its per-CPU slots, nr_cpu_ids of them
+ * @top:	per real timer function
+ * @nr_recs:	records in the pool
+ * @started:	jiffies at start
+ * @stopped:	jiffies at stop, while stopped
+ * @own_events: events of the module's own timers, left out
+ * @log:	the events the probes logged, not drained yet
+ * @drainer:	the thread that drains @log
+ * @drained:	events drained from @log into the mirror
+ * @drained_by_probes: of those, drained by a probe that found @log full
+ * @lost:	events a probe found no room for in @log
+ * @with_own:	the module's own timers are mirrored too (the bench's run)
+ * @running:	the probes are registered
+ */
+struct sw_live {
+	struct sw_mirror	*m;
+	struct sw_mirror_rec	*recs;
+	struct sw_mirror_rec	**slots;
+	struct sw_mirror_top	*top;
+	unsigned int		nr_recs;
+	unsigned long		started;
+	unsigned long		stopped;
+	unsigned long		own_events;
+	struct sw_live_log	log;
+	struct task_struct	*drainer;
+	unsigned long		drained;
+	unsigned long		drained_by_probes;
+	atomic_long_t		lost;
+	bool			with_own;
+	bool			running;
+};
+
+/* Their nesting is described where they are defined, in sw_live_probe.c */
+extern raw_spinlock_t sw_live_lock;
+extern struct mutex sw_live_mutex;
+extern struct sw_live sw_live_mirror;
+
+#endif /* _SHADOW_WHEEL_SW_LIVE_STATE_H */
