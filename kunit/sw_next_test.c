@@ -293,4 +293,107 @@ static struct kunit_suite sw_next_suite = {
 	.test_cases = sw_next_cases,
 };
 
-kunit_test_suites(&sw_next_suite);
+/*
+ * Suite shadow_wheel_bounds: the next expiry each base keeps, at the ends
+ * of what a tick can hold. One timer, deferrable or not, 0, 1,
+ * LONG_MAX - 1, LONG_MAX, LONG_MAX + 1 or ULONG_MAX ticks from the clock
+ * (the last two are in the past as the clock's wrap reads them), with the
+ * clock on either side of the wraps of unsigned long and of long. What
+ * each half keeps is held to the contract's tick (sw_test_look_at()), not
+ * to what a wheel happened to answer.
+ */
+
+static const unsigned long sw_bounds_deltas[] = {
+	0, 1, LONG_MAX - 1, LONG_MAX, (unsigned long)LONG_MAX + 1, ULONG_MAX,
+};
+
+static const unsigned long sw_bounds_clocks[] = {
+	0, 2, ULONG_MAX - 2, ULONG_MAX, LONG_MAX - 2, (unsigned long)LONG_MAX + 2,
+};
+
+/* One timer of a table's row, and where it was armed, for the messages */
+struct sw_bounds_timer {
+	struct sw_timer		timer;
+	struct sw_test_expect	exp;
+	unsigned long		clk;
+	unsigned long		delta;
+	char			where[96];
+};
+
+/* Arm @bt @delta ticks from the clock of @base, as the contract expects it */
+static void sw_bounds_arm(struct kunit *test, struct sw_base *base, struct sw_bounds_timer *bt,
+			  unsigned long delta, bool deferrable)
+{
+	bt->clk = base->clk;
+	bt->delta = delta;
+	snprintf(bt->where, sizeof(bt->where), "%s timer at clk %#lx + %#lx",
+		 deferrable ? "deferrable" : "normal", bt->clk, delta);
+	sw_timer_init(&bt->timer, deferrable ? SW_TIMER_DEFERRABLE : 0);
+	sw_test_expect(test->param_value, bt->clk, bt->clk + delta, &bt->exp);
+	KUNIT_ASSERT_EQ_MSG(test, sw_modify(base, &bt->timer, bt->clk + delta), SW_MOD_ARMED,
+			    "%s", bt->where);
+}
+
+/*
+ * Each half's cached next expiry for a base holding @bt alone, and the
+ * lookup: the half that holds it comes due when the wheel must look at
+ * it, exactly (an arm keeps it exact); the other is none. Classic keeps
+ * only the first half, of non-deferrable timers.
+ */
+static void sw_bounds_check_next(struct kunit *test, struct sw_base *base,
+				 const struct sw_bounds_timer *bt)
+{
+	bool deferrable = bt->timer.flags & SW_TIMER_DEFERRABLE;
+	bool classic = base->geo.kind == SW_WHEEL_CLASSIC;
+	unsigned long look = sw_test_look_at(test->param_value, base->clk, &bt->exp);
+	unsigned long next = 0;
+	unsigned int half;
+	bool found;
+
+	for (half = 0; half < 2; half++) {
+		bool holds = classic ? !half && !deferrable : half == deferrable;
+
+		KUNIT_EXPECT_EQ_MSG(test, !(base->next_stale & SW_NEXT_NONE(half)), holds,
+				    "half %u none, %s", half, bt->where);
+		if (!holds)
+			continue;
+		KUNIT_EXPECT_FALSE_MSG(test, base->next_stale & SW_NEXT_STALE(half),
+				       "half %u stale, %s", half, bt->where);
+		KUNIT_EXPECT_EQ_MSG(test, base->next_expiry[half], look, "half %u, %s", half,
+				    bt->where);
+	}
+	found = sw_next_expiry(base, &next);
+	KUNIT_EXPECT_EQ_MSG(test, found, !deferrable, "%s", bt->where);
+	if (found)
+		KUNIT_EXPECT_EQ_MSG(test, next, look, "%s", bt->where);
+}
+
+static void sw_bounds_next_expiry_of_one_timer(struct kunit *test)
+{
+	struct sw_bounds_timer *bt = kunit_kzalloc(test, sizeof(*bt), GFP_KERNEL);
+	struct sw_base *base = sw_test_new_base(test, 0);
+	unsigned int c, d, deferrable;
+
+	KUNIT_ASSERT_NOT_NULL(test, bt);
+	for (c = 0; c < ARRAY_SIZE(sw_bounds_clocks); c++) {
+		for (d = 0; d < ARRAY_SIZE(sw_bounds_deltas); d++) {
+			for (deferrable = 0; deferrable < 2; deferrable++) {
+				sw_base_init(base, &base->geo, sw_bounds_clocks[c]);
+				sw_bounds_arm(test, base, bt, sw_bounds_deltas[d], deferrable);
+				sw_bounds_check_next(test, base, bt);
+			}
+		}
+	}
+}
+
+static struct kunit_case sw_bounds_cases[] = {
+	KUNIT_CASE_PARAM(sw_bounds_next_expiry_of_one_timer, sw_test_gen_all_params),
+	{}
+};
+
+static struct kunit_suite sw_bounds_suite = {
+	.name = "shadow_wheel_bounds",
+	.test_cases = sw_bounds_cases,
+};
+
+kunit_test_suites(&sw_next_suite, &sw_bounds_suite);

@@ -162,3 +162,21 @@ void sw_test_expect(const struct sw_test_param *param, unsigned long clk,
 	gran = sw_test_gran(exp->level);
 	exp->run_at = expires - expires % gran + gran;
 }
+
+/*
+ * The tick a wheel whose clock is @clk must next look at a timer the
+ * contract runs at @exp->run_at: that tick, or for a seed timer parked
+ * beyond the range (at the last level), the first tick from @clk on that
+ * is a whole number of the last level's revolutions (32 of its buckets)
+ * before it.
+ */
+unsigned long sw_test_look_at(const struct sw_test_param *param, unsigned long clk,
+			      const struct sw_test_expect *exp)
+{
+	unsigned int last = sw_test_depth(param) - 1;
+	unsigned long revolution = sw_test_gran(last) * 32;
+
+	if (param->kind != SW_WHEEL_SEED || exp->level != last)
+		return exp->run_at;
+	return clk + (exp->run_at - clk) % revolution;
+}

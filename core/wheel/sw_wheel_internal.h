@@ -50,7 +50,7 @@ static inline void sw_bucket_add(struct sw_base *base, struct sw_timer *timer,
 #define SW_NEXT_NONE(half)	(2U << (2 * (half)))	/* no bucket of the half pending */
 #define SW_NEXT_STALE_ANY	(SW_NEXT_STALE(0) | SW_NEXT_STALE(1))
 
-/* As far as a first bucket can be from the clock: none is pending */
+/* What a half's next_expiry is set to, from the clock, when it has none pending */
 #define SW_NOTHING_DUE		(ULONG_MAX >> 1)
 
 /* The half of the arrays bucket @idx is in: 1 for the deferrable one */
@@ -60,13 +60,18 @@ static inline unsigned int sw_idx_half(unsigned int idx)
 }
 
 /*
- * A bucket of half @half comes due at @due (not before the clock): if that
- * is earlier than the half's next expiry, it is the new one, and exact
- * (whatever the old one was, nothing pending comes due before it).
+ * A bucket of half @half comes due at @due (not before the clock): if the
+ * half had none pending, or @due is earlier than its next expiry, it is
+ * the new one, and exact (whatever the old one was, nothing pending comes
+ * due before it). None is the flag, not a tick: the classic wheel's timers
+ * run up to clk + LONG_MAX, as far as a tick can be, so no value of
+ * next_expiry can stand for none without hiding one of them (the kernel's
+ * classic wheel, too, counted its timers rather than trust next_timer).
  */
 static inline void sw_next_lower(struct sw_base *base, unsigned int half, unsigned long due)
 {
-	if (sw_time_before(due, base->next_expiry[half])) {
+	if ((base->next_stale & SW_NEXT_NONE(half)) ||
+	    sw_time_before(due, base->next_expiry[half])) {
 		base->next_expiry[half] = due;
 		base->next_stale &= ~(SW_NEXT_STALE(half) | SW_NEXT_NONE(half));
 	}
