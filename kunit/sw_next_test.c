@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suite shadow_wheel_next_cache: the next expiry each base keeps,
- * against a full scan.
+ * KUnit suites shadow_wheel_next_cache, the next expiry each base keeps,
+ * against a full scan, and shadow_wheel_bounds, the same and its timer at
+ * the ends of the clock's range (described with that suite, below).
  *
  * A wheel keeps, per half of its arrays (normal and deferrable timers),
  * the tick its first bucket comes due: exact, or marked stale and then no
@@ -294,13 +295,16 @@ static struct kunit_suite sw_next_suite = {
 };
 
 /*
- * Suite shadow_wheel_bounds: the next expiry each base keeps, at the ends
- * of what a tick can hold. One timer, deferrable or not, 0, 1,
- * LONG_MAX - 1, LONG_MAX, LONG_MAX + 1 or ULONG_MAX ticks from the clock
- * (the last two are in the past as the clock's wrap reads them), with the
- * clock on either side of the wraps of unsigned long and of long. What
- * each half keeps is held to the contract's tick (sw_test_look_at()), not
- * to what a wheel happened to answer.
+ * Suite shadow_wheel_bounds: the next expiry each base keeps, and the
+ * timer it keeps it for, at the ends of what a tick can hold. One timer,
+ * deferrable or not, 0, 1, LONG_MAX - 1, LONG_MAX, LONG_MAX + 1 or
+ * ULONG_MAX ticks from the clock (the last two are in the past as the
+ * clock's wrap reads them), with the clock on either side of the wraps of
+ * unsigned long and of long, reached by starting there or by an empty
+ * wheel idling there from far behind. Its placement, each half's cached
+ * next expiry, the lookup and the tick it runs at are held to the contract
+ * (sw_test_expect(), sw_test_bucket(), sw_test_look_at()), not to what a
+ * wheel happened to answer.
  */
 
 static const unsigned long sw_bounds_deltas[] = {
@@ -311,83 +315,235 @@ static const unsigned long sw_bounds_clocks[] = {
 	0, 2, ULONG_MAX - 2, ULONG_MAX, LONG_MAX - 2, (unsigned long)LONG_MAX + 2,
 };
 
-/* One timer of a table's row, and where it was armed, for the messages */
+/* How an empty wheel is brought to a clock: hops of the same length, each one way */
+enum sw_bounds_way { SW_BOUNDS_RUN, SW_BOUNDS_FORWARD, SW_BOUNDS_TICK };
+
+static const struct sw_bounds_arrival {
+	const char		*name;
+	enum sw_bounds_way	way;
+	unsigned long		hop;
+	unsigned int		hops;
+} sw_bounds_arrivals[] = {
+	{ "run 1 tick on", SW_BOUNDS_RUN, 1, 1 },
+	{ "run LONG_MAX ticks on, 3 times", SW_BOUNDS_RUN, LONG_MAX, 3 },
+	{ "forwarded LONG_MAX / 2 ticks, 3 times", SW_BOUNDS_FORWARD, LONG_MAX / 2, 3 },
+	{ "forwarded LONG_MAX ticks, twice", SW_BOUNDS_FORWARD, LONG_MAX, 2 },
+	{ "one tick collected 1 tick on", SW_BOUNDS_TICK, 1, 1 },
+	{ "one tick collected LONG_MAX ticks on, twice", SW_BOUNDS_TICK, LONG_MAX, 2 },
+};
+
+/* How far a classic wheel, which processes every tick, is run: past two cascades */
+#define SW_BOUNDS_CLASSIC_REACH	600UL
+
+/* The one timer, what the contract expects of it, and what it did */
 struct sw_bounds_timer {
 	struct sw_timer		timer;
 	struct sw_test_expect	exp;
-	unsigned long		clk;
-	unsigned long		delta;
-	char			where[96];
+	unsigned long		expired_at;
+	unsigned int		expired;
+	char			where[160];
 };
 
-/* Arm @bt @delta ticks from the clock of @base, as the contract expects it */
-static void sw_bounds_arm(struct kunit *test, struct sw_base *base, struct sw_bounds_timer *bt,
-			  unsigned long delta, bool deferrable)
+static void sw_bounds_record(struct sw_timer *timer, unsigned long clk, void *arg)
 {
-	bt->clk = base->clk;
-	bt->delta = delta;
-	snprintf(bt->where, sizeof(bt->where), "%s timer at clk %#lx + %#lx",
-		 deferrable ? "deferrable" : "normal", bt->clk, delta);
+	struct sw_bounds_timer *bt = container_of(timer, struct sw_bounds_timer, timer);
+
+	bt->expired_at = clk;
+	bt->expired++;
+}
+
+/* Bring the empty @base to its clock plus @a's hops, the way @a says */
+static void sw_bounds_idle(struct kunit *test, struct sw_base *base,
+			   const struct sw_bounds_arrival *a)
+{
+	unsigned long to, next;
+	struct sw_tick tick;
+	unsigned int i;
+
+	for (i = 0; i < a->hops; i++) {
+		to = base->clk + a->hop;
+		switch (a->way) {
+		case SW_BOUNDS_RUN:
+			KUNIT_EXPECT_EQ(test, sw_run(base, to - 1, sw_bounds_record, NULL), 0UL);
+			break;
+		case SW_BOUNDS_FORWARD:
+			sw_forward_clock(base, to);
+			break;
+		case SW_BOUNDS_TICK:
+			/* Nothing due before: the tick processed is the one asked for */
+			KUNIT_ASSERT_TRUE(test, sw_collect_tick(base, to - 1, &tick));
+			KUNIT_EXPECT_EQ_MSG(test, tick.clk, to - 1, "%s, hop %u", a->name, i);
+			KUNIT_EXPECT_NULL(test, sw_tick_pop(&tick));
+			break;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, base->clk, to, "%s, hop %u", a->name, i);
+		KUNIT_EXPECT_FALSE_MSG(test, sw_next_expiry(base, &next), "%s, hop %u", a->name,
+				       i);
+	}
+}
+
+/* Arm @bt @delta ticks from the clock of @base, placed as the contract says */
+static void sw_bounds_arm(struct kunit *test, struct sw_base *base, struct sw_bounds_timer *bt,
+			  unsigned long delta, bool deferrable, const char *arrival)
+{
+	unsigned long clk = base->clk;
+	struct sw_place place;
+
+	snprintf(bt->where, sizeof(bt->where), "%s timer at clk %#lx + %#lx, %s",
+		 deferrable ? "deferrable" : "normal", clk, delta, arrival);
 	sw_timer_init(&bt->timer, deferrable ? SW_TIMER_DEFERRABLE : 0);
-	sw_test_expect(test->param_value, bt->clk, bt->clk + delta, &bt->exp);
-	KUNIT_ASSERT_EQ_MSG(test, sw_modify(base, &bt->timer, bt->clk + delta), SW_MOD_ARMED,
+	bt->expired = 0;
+	sw_test_expect(test->param_value, clk, clk + delta, &bt->exp);
+	KUNIT_ASSERT_EQ_MSG(test, sw_modify(base, &bt->timer, clk + delta), SW_MOD_ARMED,
 			    "%s", bt->where);
+
+	KUNIT_EXPECT_EQ_MSG(test, sw_timer_level(base, &bt->timer), bt->exp.level, "%s",
+			    bt->where);
+	KUNIT_EXPECT_EQ_MSG(test, bt->timer.idx,
+			    sw_test_bucket(test->param_value, clk, &bt->exp, deferrable), "%s",
+			    bt->where);
+	KUNIT_EXPECT_EQ_MSG(test, bt->timer.bucket_expiry, bt->exp.run_at, "%s", bt->where);
+	KUNIT_EXPECT_EQ_MSG(test, !!(bt->timer.flags & SW_TIMER_OVERDUE), (long)delta < 0, "%s",
+			    bt->where);
+	KUNIT_EXPECT_EQ_MSG(test, !!(bt->timer.flags & SW_TIMER_CLAMPED), bt->exp.clamped, "%s",
+			    bt->where);
+	/* And what the wheel says it would do is what it did */
+	sw_wheel_place(&base->geo, clk, clk + delta, bt->timer.flags, &place);
+	KUNIT_EXPECT_EQ_MSG(test, place.idx, bt->timer.idx, "%s", bt->where);
+	KUNIT_EXPECT_EQ_MSG(test, place.bucket_expiry, bt->timer.bucket_expiry, "%s", bt->where);
+	KUNIT_EXPECT_EQ_MSG(test, place.how, bt->timer.flags & SW_TIMER_PLACEMENT, "%s",
+			    bt->where);
 }
 
 /*
- * Each half's cached next expiry for a base holding @bt alone, and the
- * lookup: the half that holds it comes due when the wheel must look at
- * it, exactly (an arm keeps it exact); the other is none. Classic keeps
- * only the first half, of non-deferrable timers.
+ * Each half's cached next expiry for @base holding @bt alone, and the
+ * lookup: the half that holds it is the tick the wheel must look at it
+ * (exact after an arm, @armed; else maybe stale, a bound below it, not
+ * before the clock), the other none; the lookup gives that tick, exact.
+ * Classic keeps only the first half, of non-deferrable timers.
  */
 static void sw_bounds_check_next(struct kunit *test, struct sw_base *base,
-				 const struct sw_bounds_timer *bt)
+				 const struct sw_bounds_timer *bt, bool armed)
 {
 	bool deferrable = bt->timer.flags & SW_TIMER_DEFERRABLE;
 	bool classic = base->geo.kind == SW_WHEEL_CLASSIC;
 	unsigned long look = sw_test_look_at(test->param_value, base->clk, &bt->exp);
-	unsigned long next = 0;
+	unsigned long next = 0, cached;
 	unsigned int half;
 	bool found;
 
 	for (half = 0; half < 2; half++) {
 		bool holds = classic ? !half && !deferrable : half == deferrable;
 
+		cached = base->next_expiry[half];
 		KUNIT_EXPECT_EQ_MSG(test, !(base->next_stale & SW_NEXT_NONE(half)), holds,
 				    "half %u none, %s", half, bt->where);
 		if (!holds)
 			continue;
-		KUNIT_EXPECT_FALSE_MSG(test, base->next_stale & SW_NEXT_STALE(half),
-				       "half %u stale, %s", half, bt->where);
-		KUNIT_EXPECT_EQ_MSG(test, base->next_expiry[half], look, "half %u, %s", half,
-				    bt->where);
+		if (base->next_stale & SW_NEXT_STALE(half)) {
+			KUNIT_EXPECT_FALSE_MSG(test, armed, "half %u stale, %s", half, bt->where);
+			KUNIT_EXPECT_FALSE_MSG(test, sw_time_after(cached, look) ||
+					       sw_time_before(cached, base->clk),
+					       "half %u stale at %#lx, clk %#lx, %s", half, cached,
+					       base->clk, bt->where);
+			continue;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, cached, look, "half %u, %s", half, bt->where);
 	}
 	found = sw_next_expiry(base, &next);
 	KUNIT_EXPECT_EQ_MSG(test, found, !deferrable, "%s", bt->where);
-	if (found)
+	if (found) {
 		KUNIT_EXPECT_EQ_MSG(test, next, look, "%s", bt->where);
+		KUNIT_EXPECT_FALSE(test, base->next_stale & SW_NEXT_STALE(0));
+	}
 }
 
-static void sw_bounds_next_expiry_of_one_timer(struct kunit *test)
+/*
+ * Run @base up to the tick before it must look at @bt: nothing runs; then
+ * that tick: @bt runs on the contract's tick, or, a seed timer parked
+ * beyond the range, is placed again and kept for its next revolution. A
+ * classic timer farther than the wheel can be run to tick by tick is run
+ * part of the way, and must stay and be reported the same.
+ */
+static void sw_bounds_check_runs(struct kunit *test, struct sw_base *base,
+				 struct sw_bounds_timer *bt)
+{
+	unsigned long look = sw_test_look_at(test->param_value, base->clk, &bt->exp);
+	unsigned long next;
+
+	if (base->geo.kind == SW_WHEEL_CLASSIC && look - base->clk > SW_BOUNDS_CLASSIC_REACH) {
+		sw_run(base, base->clk + SW_BOUNDS_CLASSIC_REACH, sw_bounds_record, NULL);
+		KUNIT_EXPECT_EQ_MSG(test, bt->expired, 0U, "%s", bt->where);
+		sw_bounds_check_next(test, base, bt, false);
+		return;
+	}
+	if (look != base->clk) {
+		sw_run(base, look - 1, sw_bounds_record, NULL);
+		KUNIT_EXPECT_EQ_MSG(test, bt->expired, 0U, "before %#lx, %s", look, bt->where);
+		KUNIT_ASSERT_EQ_MSG(test, base->clk, look, "%s", bt->where);
+	}
+	sw_run(base, look, sw_bounds_record, NULL);
+	if (look != bt->exp.run_at) {
+		KUNIT_EXPECT_EQ_MSG(test, bt->expired, 0U, "cascade at %#lx, %s", look, bt->where);
+		KUNIT_EXPECT_TRUE_MSG(test, sw_timer_pending(&bt->timer), "%s", bt->where);
+		sw_bounds_check_next(test, base, bt, false);
+		return;
+	}
+	KUNIT_EXPECT_EQ_MSG(test, bt->expired, 1U, "%s", bt->where);
+	KUNIT_EXPECT_EQ_MSG(test, bt->expired_at, bt->exp.run_at, "%s", bt->where);
+	KUNIT_EXPECT_FALSE_MSG(test, sw_next_expiry(base, &next), "%s", bt->where);
+	KUNIT_EXPECT_EQ_MSG(test, base->nr_pending, 0UL, "%s", bt->where);
+}
+
+/* Every delta, deferrable and not, from the clock of @base as @arrival left it */
+static void sw_bounds_every_delta(struct kunit *test, struct sw_base *base,
+				  const struct sw_bounds_arrival *arrival)
 {
 	struct sw_bounds_timer *bt = kunit_kzalloc(test, sizeof(*bt), GFP_KERNEL);
-	struct sw_base *base = sw_test_new_base(test, 0);
-	unsigned int c, d, deferrable;
+	struct sw_base *copy = kunit_kzalloc(test, sizeof(*copy), GFP_KERNEL);
+	unsigned int d, deferrable;
 
 	KUNIT_ASSERT_NOT_NULL(test, bt);
+	KUNIT_ASSERT_NOT_NULL(test, copy);
+	for (d = 0; d < ARRAY_SIZE(sw_bounds_deltas); d++) {
+		for (deferrable = 0; deferrable < 2; deferrable++) {
+			/* An empty wheel holds no pointer into itself: a copy is a wheel */
+			memcpy(copy, base, sizeof(*base));
+			sw_bounds_arm(test, copy, bt, sw_bounds_deltas[d], deferrable,
+				      arrival ? arrival->name : "started there");
+			sw_bounds_check_next(test, copy, bt, true);
+			sw_bounds_check_runs(test, copy, bt);
+		}
+	}
+}
+
+static void sw_bounds_one_timer_from_a_new_wheel(struct kunit *test)
+{
+	unsigned int c;
+
+	for (c = 0; c < ARRAY_SIZE(sw_bounds_clocks); c++)
+		sw_bounds_every_delta(test, sw_test_new_base(test, sw_bounds_clocks[c]), NULL);
+}
+
+static void sw_bounds_one_timer_after_idling(struct kunit *test)
+{
+	unsigned int c, i;
+
 	for (c = 0; c < ARRAY_SIZE(sw_bounds_clocks); c++) {
-		for (d = 0; d < ARRAY_SIZE(sw_bounds_deltas); d++) {
-			for (deferrable = 0; deferrable < 2; deferrable++) {
-				sw_base_init(base, &base->geo, sw_bounds_clocks[c]);
-				sw_bounds_arm(test, base, bt, sw_bounds_deltas[d], deferrable);
-				sw_bounds_check_next(test, base, bt);
-			}
+		for (i = 0; i < ARRAY_SIZE(sw_bounds_arrivals); i++) {
+			const struct sw_bounds_arrival *a = &sw_bounds_arrivals[i];
+			struct sw_base *base;
+
+			base = sw_test_new_base(test, sw_bounds_clocks[c] - a->hop * a->hops);
+			sw_bounds_idle(test, base, a);
+			sw_bounds_every_delta(test, base, a);
 		}
 	}
 }
 
 static struct kunit_case sw_bounds_cases[] = {
-	KUNIT_CASE_PARAM(sw_bounds_next_expiry_of_one_timer, sw_test_gen_all_params),
+	KUNIT_CASE_PARAM(sw_bounds_one_timer_from_a_new_wheel, sw_test_gen_all_params),
+	KUNIT_CASE_PARAM(sw_bounds_one_timer_after_idling, sw_test_gen_all_params),
 	{}
 };
 

@@ -180,3 +180,32 @@ unsigned long sw_test_look_at(const struct sw_test_param *param, unsigned long c
 		return exp->run_at;
 	return clk + (exp->run_at - clk) % revolution;
 }
+
+/* The classic wheel's table: each level's first bucket, and the log2 of its width */
+static const unsigned int sw_test_classic_first[] = { 0, 256, 320, 384, 448 };
+static const unsigned int sw_test_classic_shift[] = { 0, 8, 14, 20, 26 };
+
+/*
+ * The bucket the contract puts a timer in, as &sw_timer.idx. On the
+ * non-cascading wheels the one of its level that comes due at its run
+ * tick, in the deferrable half of the arrays if @deferrable; on the
+ * classic wheel the one whose span holds its expiry (placed as if
+ * 2^32 - 1 ticks away when farther), deferrable or not.
+ */
+unsigned int sw_test_bucket(const struct sw_test_param *param, unsigned long clk,
+			    const struct sw_test_expect *exp, bool deferrable)
+{
+	unsigned long at = exp->run_at, max;
+	unsigned int lvl = exp->level, bits;
+
+	if (param->kind == SW_WHEEL_CLASSIC) {
+		max = sw_test_cutoff(param) - 1;
+		if (at - clk > max)
+			at = clk + max;
+		return sw_test_classic_first[lvl] +
+		       ((at >> sw_test_classic_shift[lvl]) & (lvl ? 63 : 255));
+	}
+	bits = param->kind == SW_WHEEL_SEED ? 5 : 6;
+	return (deferrable ? SW_DEFERRABLE_OFFSET : 0) + (lvl << bits) +
+	       ((at >> (3 * lvl)) & ((1U << bits) - 1));
+}

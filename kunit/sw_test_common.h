@@ -51,5 +51,7 @@ void sw_test_expect(const struct sw_test_param *param, unsigned long clk,
 		    unsigned long expires, struct sw_test_expect *exp);
 unsigned long sw_test_look_at(const struct sw_test_param *param, unsigned long clk,
 			      const struct sw_test_expect *exp);
+unsigned int sw_test_bucket(const struct sw_test_param *param, unsigned long clk,
+			    const struct sw_test_expect *exp, bool deferrable);
 
 #endif
