@@ -382,30 +382,46 @@ static void sw_bounds_idle(struct kunit *test, struct sw_base *base,
 	}
 }
 
-/* Arm @bt @delta ticks from the clock of @base, placed as the contract says */
-static void sw_bounds_arm(struct kunit *test, struct sw_base *base, struct sw_bounds_timer *bt,
-			  unsigned long delta, bool deferrable, const char *arrival)
+/*
+ * Set @bt, made deferrable or not by sw_timer_init(), to run @delta ticks
+ * from the clock of @base: arm it, or move it if it is pending. What
+ * sw_modify() says it did, and where it put the timer, are the contract's.
+ */
+static void sw_bounds_set(struct kunit *test, struct sw_base *base, struct sw_bounds_timer *bt,
+			  unsigned long delta, const char *how)
 {
+	const struct sw_test_param *param = test->param_value;
+	bool deferrable = bt->timer.flags & SW_TIMER_DEFERRABLE;
 	unsigned long clk = base->clk;
+	enum sw_modify_result expect;
+	struct sw_test_expect exp;
 	struct sw_place place;
+	unsigned int idx;
 
 	snprintf(bt->where, sizeof(bt->where), "%s timer at clk %#lx + %#lx, %s",
-		 deferrable ? "deferrable" : "normal", clk, delta, arrival);
-	sw_timer_init(&bt->timer, deferrable ? SW_TIMER_DEFERRABLE : 0);
+		 deferrable ? "deferrable" : "normal", clk, delta, how);
+	sw_test_expect(param, clk, clk + delta, &exp);
+	idx = sw_test_bucket(param, clk, &exp, deferrable);
+	if (!sw_timer_pending(&bt->timer))
+		expect = SW_MOD_ARMED;
+	else if (bt->timer.expires == clk + delta)
+		expect = SW_MOD_UNCHANGED;
+	else if (param->kind != SW_WHEEL_CLASSIC && idx == bt->timer.idx &&
+		 exp.run_at == bt->exp.run_at)
+		expect = SW_MOD_SAME_BUCKET;
+	else
+		expect = SW_MOD_REQUEUED;
+	bt->exp = exp;
 	bt->expired = 0;
-	sw_test_expect(test->param_value, clk, clk + delta, &bt->exp);
-	KUNIT_ASSERT_EQ_MSG(test, sw_modify(base, &bt->timer, clk + delta), SW_MOD_ARMED,
-			    "%s", bt->where);
+	KUNIT_ASSERT_EQ_MSG(test, sw_modify(base, &bt->timer, clk + delta), expect, "%s",
+			    bt->where);
 
-	KUNIT_EXPECT_EQ_MSG(test, sw_timer_level(base, &bt->timer), bt->exp.level, "%s",
-			    bt->where);
-	KUNIT_EXPECT_EQ_MSG(test, bt->timer.idx,
-			    sw_test_bucket(test->param_value, clk, &bt->exp, deferrable), "%s",
-			    bt->where);
-	KUNIT_EXPECT_EQ_MSG(test, bt->timer.bucket_expiry, bt->exp.run_at, "%s", bt->where);
+	KUNIT_EXPECT_EQ_MSG(test, sw_timer_level(base, &bt->timer), exp.level, "%s", bt->where);
+	KUNIT_EXPECT_EQ_MSG(test, bt->timer.idx, idx, "%s", bt->where);
+	KUNIT_EXPECT_EQ_MSG(test, bt->timer.bucket_expiry, exp.run_at, "%s", bt->where);
 	KUNIT_EXPECT_EQ_MSG(test, !!(bt->timer.flags & SW_TIMER_OVERDUE), (long)delta < 0, "%s",
 			    bt->where);
-	KUNIT_EXPECT_EQ_MSG(test, !!(bt->timer.flags & SW_TIMER_CLAMPED), bt->exp.clamped, "%s",
+	KUNIT_EXPECT_EQ_MSG(test, !!(bt->timer.flags & SW_TIMER_CLAMPED), exp.clamped, "%s",
 			    bt->where);
 	/* And what the wheel says it would do is what it did */
 	sw_wheel_place(&base->geo, clk, clk + delta, bt->timer.flags, &place);
@@ -509,7 +525,8 @@ static void sw_bounds_every_delta(struct kunit *test, struct sw_base *base,
 		for (deferrable = 0; deferrable < 2; deferrable++) {
 			/* An empty wheel holds no pointer into itself: a copy is a wheel */
 			memcpy(copy, base, sizeof(*base));
-			sw_bounds_arm(test, copy, bt, sw_bounds_deltas[d], deferrable,
+			sw_timer_init(&bt->timer, deferrable ? SW_TIMER_DEFERRABLE : 0);
+			sw_bounds_set(test, copy, bt, sw_bounds_deltas[d],
 				      arrival ? arrival->name : "started there");
 			sw_bounds_check_next(test, copy, bt, true);
 			sw_bounds_check_runs(test, copy, bt);
@@ -541,9 +558,37 @@ static void sw_bounds_one_timer_after_idling(struct kunit *test)
 	}
 }
 
+/*
+ * A timer moved from each delta to each other one: the half it leaves and
+ * the one it joins keep their next expiry (stale at worst, a bound below),
+ * and it runs where the new delta puts it.
+ */
+static void sw_bounds_one_timer_moved(struct kunit *test)
+{
+	struct sw_bounds_timer *bt = kunit_kzalloc(test, sizeof(*bt), GFP_KERNEL);
+	struct sw_base *base = sw_test_new_base(test, 0);
+	unsigned int c, from, to, deferrable;
+
+	KUNIT_ASSERT_NOT_NULL(test, bt);
+	for (c = 0; c < ARRAY_SIZE(sw_bounds_clocks); c++) {
+		for (from = 0; from < ARRAY_SIZE(sw_bounds_deltas); from++) {
+			for (to = 0; to < 2 * ARRAY_SIZE(sw_bounds_deltas); to++) {
+				deferrable = to % 2;
+				sw_base_init(base, &base->geo, sw_bounds_clocks[c]);
+				sw_timer_init(&bt->timer, deferrable ? SW_TIMER_DEFERRABLE : 0);
+				sw_bounds_set(test, base, bt, sw_bounds_deltas[from], "armed");
+				sw_bounds_set(test, base, bt, sw_bounds_deltas[to / 2], "moved");
+				sw_bounds_check_next(test, base, bt, false);
+				sw_bounds_check_runs(test, base, bt);
+			}
+		}
+	}
+}
+
 static struct kunit_case sw_bounds_cases[] = {
 	KUNIT_CASE_PARAM(sw_bounds_one_timer_from_a_new_wheel, sw_test_gen_all_params),
 	KUNIT_CASE_PARAM(sw_bounds_one_timer_after_idling, sw_test_gen_all_params),
+	KUNIT_CASE_PARAM(sw_bounds_one_timer_moved, sw_test_gen_all_params),
 	{}
 };
 
