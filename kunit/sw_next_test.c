@@ -335,22 +335,12 @@ static const struct sw_bounds_arrival {
 /* How far a classic wheel, which processes every tick, is run: past two cascades */
 #define SW_BOUNDS_CLASSIC_REACH	600UL
 
-/* The one timer, what the contract expects of it, and what it did */
+/* The one timer, what it did, what the contract expects of it, and where it is */
 struct sw_bounds_timer {
-	struct sw_timer		timer;
+	struct sw_test_timer	t;
 	struct sw_test_expect	exp;
-	unsigned long		expired_at;
-	unsigned int		expired;
 	char			where[160];
 };
-
-static void sw_bounds_record(struct sw_timer *timer, unsigned long clk, void *arg)
-{
-	struct sw_bounds_timer *bt = container_of(timer, struct sw_bounds_timer, timer);
-
-	bt->expired_at = clk;
-	bt->expired++;
-}
 
 /* Bring the empty @base to its clock plus @a's hops, the way @a says */
 static void sw_bounds_idle(struct kunit *test, struct sw_base *base,
@@ -364,7 +354,7 @@ static void sw_bounds_idle(struct kunit *test, struct sw_base *base,
 		to = base->clk + a->hop;
 		switch (a->way) {
 		case SW_BOUNDS_RUN:
-			KUNIT_EXPECT_EQ(test, sw_run(base, to - 1, sw_bounds_record, NULL), 0UL);
+			KUNIT_EXPECT_EQ(test, sw_run(base, to - 1, sw_test_record, NULL), 0UL);
 			break;
 		case SW_BOUNDS_FORWARD:
 			sw_forward_clock(base, to);
@@ -391,7 +381,7 @@ static void sw_bounds_set(struct kunit *test, struct sw_base *base, struct sw_bo
 			  unsigned long delta, const char *how)
 {
 	const struct sw_test_param *param = test->param_value;
-	bool deferrable = bt->timer.flags & SW_TIMER_DEFERRABLE;
+	bool deferrable = bt->t.timer.flags & SW_TIMER_DEFERRABLE;
 	unsigned long clk = base->clk;
 	enum sw_modify_result expect;
 	struct sw_test_expect exp;
@@ -402,32 +392,32 @@ static void sw_bounds_set(struct kunit *test, struct sw_base *base, struct sw_bo
 		 deferrable ? "deferrable" : "normal", clk, delta, how);
 	sw_test_expect(param, clk, clk + delta, &exp);
 	idx = sw_test_bucket(param, clk, &exp, deferrable);
-	if (!sw_timer_pending(&bt->timer))
+	if (!sw_timer_pending(&bt->t.timer))
 		expect = SW_MOD_ARMED;
-	else if (bt->timer.expires == clk + delta)
+	else if (bt->t.timer.expires == clk + delta)
 		expect = SW_MOD_UNCHANGED;
-	else if (param->kind != SW_WHEEL_CLASSIC && idx == bt->timer.idx &&
+	else if (param->kind != SW_WHEEL_CLASSIC && idx == bt->t.timer.idx &&
 		 exp.run_at == bt->exp.run_at)
 		expect = SW_MOD_SAME_BUCKET;
 	else
 		expect = SW_MOD_REQUEUED;
 	bt->exp = exp;
-	bt->expired = 0;
-	KUNIT_ASSERT_EQ_MSG(test, sw_modify(base, &bt->timer, clk + delta), expect, "%s",
+	bt->t.expired = 0;
+	KUNIT_ASSERT_EQ_MSG(test, sw_modify(base, &bt->t.timer, clk + delta), expect, "%s",
 			    bt->where);
 
-	KUNIT_EXPECT_EQ_MSG(test, sw_timer_level(base, &bt->timer), exp.level, "%s", bt->where);
-	KUNIT_EXPECT_EQ_MSG(test, bt->timer.idx, idx, "%s", bt->where);
-	KUNIT_EXPECT_EQ_MSG(test, bt->timer.bucket_expiry, exp.run_at, "%s", bt->where);
-	KUNIT_EXPECT_EQ_MSG(test, !!(bt->timer.flags & SW_TIMER_OVERDUE), (long)delta < 0, "%s",
+	KUNIT_EXPECT_EQ_MSG(test, sw_timer_level(base, &bt->t.timer), exp.level, "%s", bt->where);
+	KUNIT_EXPECT_EQ_MSG(test, bt->t.timer.idx, idx, "%s", bt->where);
+	KUNIT_EXPECT_EQ_MSG(test, bt->t.timer.bucket_expiry, exp.run_at, "%s", bt->where);
+	KUNIT_EXPECT_EQ_MSG(test, !!(bt->t.timer.flags & SW_TIMER_OVERDUE), (long)delta < 0, "%s",
 			    bt->where);
-	KUNIT_EXPECT_EQ_MSG(test, !!(bt->timer.flags & SW_TIMER_CLAMPED), exp.clamped, "%s",
+	KUNIT_EXPECT_EQ_MSG(test, !!(bt->t.timer.flags & SW_TIMER_CLAMPED), exp.clamped, "%s",
 			    bt->where);
 	/* And what the wheel says it would do is what it did */
-	sw_wheel_place(&base->geo, clk, clk + delta, bt->timer.flags, &place);
-	KUNIT_EXPECT_EQ_MSG(test, place.idx, bt->timer.idx, "%s", bt->where);
-	KUNIT_EXPECT_EQ_MSG(test, place.bucket_expiry, bt->timer.bucket_expiry, "%s", bt->where);
-	KUNIT_EXPECT_EQ_MSG(test, place.how, bt->timer.flags & SW_TIMER_PLACEMENT, "%s",
+	sw_wheel_place(&base->geo, clk, clk + delta, bt->t.timer.flags, &place);
+	KUNIT_EXPECT_EQ_MSG(test, place.idx, bt->t.timer.idx, "%s", bt->where);
+	KUNIT_EXPECT_EQ_MSG(test, place.bucket_expiry, bt->t.timer.bucket_expiry, "%s", bt->where);
+	KUNIT_EXPECT_EQ_MSG(test, place.how, bt->t.timer.flags & SW_TIMER_PLACEMENT, "%s",
 			    bt->where);
 }
 
@@ -441,7 +431,7 @@ static void sw_bounds_set(struct kunit *test, struct sw_base *base, struct sw_bo
 static void sw_bounds_check_next(struct kunit *test, struct sw_base *base,
 				 const struct sw_bounds_timer *bt, bool armed)
 {
-	bool deferrable = bt->timer.flags & SW_TIMER_DEFERRABLE;
+	bool deferrable = bt->t.timer.flags & SW_TIMER_DEFERRABLE;
 	bool classic = base->geo.kind == SW_WHEEL_CLASSIC;
 	unsigned long look = sw_test_look_at(test->param_value, base->clk, &bt->exp);
 	unsigned long next = 0, cached;
@@ -488,25 +478,26 @@ static void sw_bounds_check_runs(struct kunit *test, struct sw_base *base,
 	unsigned long next;
 
 	if (base->geo.kind == SW_WHEEL_CLASSIC && look - base->clk > SW_BOUNDS_CLASSIC_REACH) {
-		sw_run(base, base->clk + SW_BOUNDS_CLASSIC_REACH, sw_bounds_record, NULL);
-		KUNIT_EXPECT_EQ_MSG(test, bt->expired, 0U, "%s", bt->where);
+		sw_run(base, base->clk + SW_BOUNDS_CLASSIC_REACH, sw_test_record, NULL);
+		KUNIT_EXPECT_EQ_MSG(test, bt->t.expired, 0U, "%s", bt->where);
 		sw_bounds_check_next(test, base, bt, false);
 		return;
 	}
 	if (look != base->clk) {
-		sw_run(base, look - 1, sw_bounds_record, NULL);
-		KUNIT_EXPECT_EQ_MSG(test, bt->expired, 0U, "before %#lx, %s", look, bt->where);
+		sw_run(base, look - 1, sw_test_record, NULL);
+		KUNIT_EXPECT_EQ_MSG(test, bt->t.expired, 0U, "before %#lx, %s", look, bt->where);
 		KUNIT_ASSERT_EQ_MSG(test, base->clk, look, "%s", bt->where);
 	}
-	sw_run(base, look, sw_bounds_record, NULL);
+	sw_run(base, look, sw_test_record, NULL);
 	if (look != bt->exp.run_at) {
-		KUNIT_EXPECT_EQ_MSG(test, bt->expired, 0U, "cascade at %#lx, %s", look, bt->where);
-		KUNIT_EXPECT_TRUE_MSG(test, sw_timer_pending(&bt->timer), "%s", bt->where);
+		KUNIT_EXPECT_EQ_MSG(test, bt->t.expired, 0U, "cascade at %#lx, %s", look,
+				    bt->where);
+		KUNIT_EXPECT_TRUE_MSG(test, sw_timer_pending(&bt->t.timer), "%s", bt->where);
 		sw_bounds_check_next(test, base, bt, false);
 		return;
 	}
-	KUNIT_EXPECT_EQ_MSG(test, bt->expired, 1U, "%s", bt->where);
-	KUNIT_EXPECT_EQ_MSG(test, bt->expired_at, bt->exp.run_at, "%s", bt->where);
+	KUNIT_EXPECT_EQ_MSG(test, bt->t.expired, 1U, "%s", bt->where);
+	KUNIT_EXPECT_EQ_MSG(test, bt->t.expired_at, bt->exp.run_at, "%s", bt->where);
 	KUNIT_EXPECT_FALSE_MSG(test, sw_next_expiry(base, &next), "%s", bt->where);
 	KUNIT_EXPECT_EQ_MSG(test, base->nr_pending, 0UL, "%s", bt->where);
 }
@@ -525,7 +516,7 @@ static void sw_bounds_every_delta(struct kunit *test, struct sw_base *base,
 		for (deferrable = 0; deferrable < 2; deferrable++) {
 			/* An empty wheel holds no pointer into itself: a copy is a wheel */
 			memcpy(copy, base, sizeof(*base));
-			sw_timer_init(&bt->timer, deferrable ? SW_TIMER_DEFERRABLE : 0);
+			sw_timer_init(&bt->t.timer, deferrable ? SW_TIMER_DEFERRABLE : 0);
 			sw_bounds_set(test, copy, bt, sw_bounds_deltas[d],
 				      arrival ? arrival->name : "started there");
 			sw_bounds_check_next(test, copy, bt, true);
@@ -575,7 +566,7 @@ static void sw_bounds_one_timer_moved(struct kunit *test)
 			for (to = 0; to < 2 * ARRAY_SIZE(sw_bounds_deltas); to++) {
 				deferrable = to % 2;
 				sw_base_init(base, &base->geo, sw_bounds_clocks[c]);
-				sw_timer_init(&bt->timer, deferrable ? SW_TIMER_DEFERRABLE : 0);
+				sw_timer_init(&bt->t.timer, deferrable ? SW_TIMER_DEFERRABLE : 0);
 				sw_bounds_set(test, base, bt, sw_bounds_deltas[from], "armed");
 				sw_bounds_set(test, base, bt, sw_bounds_deltas[to / 2], "moved");
 				sw_bounds_check_next(test, base, bt, false);

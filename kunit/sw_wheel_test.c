@@ -14,35 +14,6 @@
 
 #include "sw_test_common.h"
 
-/* Timers that record when they expired; @arg, if any, counts the non-deferrable ones */
-struct sw_test_timer {
-	struct sw_timer	timer;
-	unsigned long	expired_at;
-	unsigned int	expired;
-};
-
-static struct sw_test_timer *sw_test_timers(struct kunit *test, unsigned int n)
-{
-	struct sw_test_timer *t = kunit_kcalloc(test, n, sizeof(*t), GFP_KERNEL);
-	unsigned int i;
-
-	KUNIT_ASSERT_NOT_NULL(test, t);
-	for (i = 0; i < n; i++)
-		sw_timer_init(&t[i].timer, 0);
-	return t;
-}
-
-static void sw_test_record(struct sw_timer *timer, unsigned long clk, void *arg)
-{
-	unsigned int *non_deferrable = arg;
-	struct sw_test_timer *t = container_of(timer, struct sw_test_timer, timer);
-
-	t->expired_at = clk;
-	t->expired++;
-	if (non_deferrable && !(timer->flags & SW_TIMER_DEFERRABLE))
-		(*non_deferrable)++;
-}
-
 /*
  * Suite shadow_wheel_geometry: the levels are the ones tabled, and a timer
  * goes to the lowest level whose range covers its delta.
@@ -393,24 +364,6 @@ static unsigned long sw_test_random_delta(const struct sw_test_param *param,
 	return (prandom_u32_state(rnd) | (u64)prandom_u32_state(rnd) << 32) % (2UL << order);
 }
 
-static bool sw_test_brute_next(struct sw_test_timer *t, unsigned int n, unsigned long clk,
-			       unsigned long *next)
-{
-	bool found = false;
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		unsigned long run_at = t[i].timer.bucket_expiry;
-
-		if (!sw_timer_pending(&t[i].timer) || (t[i].timer.flags & SW_TIMER_DEFERRABLE))
-			continue;
-		if (!found || run_at - clk < *next - clk)
-			*next = run_at;
-		found = true;
-	}
-	return found;
-}
-
 static void sw_next_expiry_is_brute_force_minimum(struct kunit *test)
 {
 	const struct sw_test_param *param = test->param_value;
@@ -593,9 +546,6 @@ static void sw_far_modify_back_into_range_unclamps(struct kunit *test)
 #define SW_SWEEP_MAX_DELTAS	(3 * 9 + 4)
 #define SW_SWEEP_CLASSIC_DEPTH	3
 
-/* What a caller's stack may hold before a struct is filled in */
-#define SW_TEST_POISON		0x6b
-
 static unsigned int sw_test_sweep_deltas(const struct sw_test_param *param,
 					 unsigned long deltas[SW_SWEEP_MAX_DELTAS])
 {
@@ -619,26 +569,6 @@ static unsigned int sw_test_sweep_deltas(const struct sw_test_param *param,
 		deltas[n++] = 5 * cutoff + 7;
 	}
 	return n;
-}
-
-/* Run @base up to @end a tick at a time, each into a fresh, dirty sw_tick */
-static unsigned long sw_test_run_tick_by_tick(struct sw_base *base, unsigned long end)
-{
-	unsigned long cascaded = 0;
-
-	for (;;) {
-		struct sw_tick tick;
-		struct sw_timer *timer;
-
-		/* Not every kernel zeroes the stack: the core must not read it */
-		memset(&tick, SW_TEST_POISON, sizeof(tick));
-		if (!sw_collect_tick(base, end, &tick))
-			break;
-		cascaded += tick.cascaded;
-		while ((timer = sw_tick_pop(&tick)))
-			sw_test_record(timer, tick.clk, NULL);
-	}
-	return cascaded;
 }
 
 /*
@@ -671,7 +601,7 @@ static void sw_test_sweep(struct kunit *test, bool tick_by_tick)
 		}
 
 		if (tick_by_tick)
-			cascades = sw_test_run_tick_by_tick(base, clk0 + last + 1);
+			cascades = sw_test_run_tick_by_tick(base, clk0 + last + 1, NULL, NULL);
 		else
 			sw_run(base, clk0 + last + 1, sw_test_record, NULL);
 
