@@ -479,24 +479,17 @@ static void sw_classic_modify_cancel_take(struct kunit *test)
 		KUNIT_EXPECT_FALSE(test, sw_timer_pending(&t[i].timer));
 }
 
-static struct kunit_case sw_classic_cases[] = {
-	KUNIT_CASE(sw_classic_geometry_matches_table),
-	KUNIT_CASE(sw_classic_placement_by_table),
-	KUNIT_CASE(sw_classic_past_expiry_runs_next_tick),
-	KUNIT_CASE(sw_classic_runs_exactly_on_time),
-	KUNIT_CASE(sw_classic_cascades_level_by_level),
-	KUNIT_CASE(sw_classic_tick_reports_cascades),
-	KUNIT_CASE(sw_classic_bucket_just_cascaded_waits_a_revolution),
-	KUNIT_CASE(sw_classic_next_expiry_by_scanning),
-	KUNIT_CASE(sw_classic_next_expiry_matches_brute_force),
-	KUNIT_CASE(sw_classic_catches_up_only_when_empty),
-	KUNIT_CASE(sw_classic_modify_cancel_take),
-	{}
-};
-
-static struct kunit_suite sw_classic_suite = {
-	.name = "shadow_wheel_classic",
-	.test_cases = sw_classic_cases,
-};
+SW_TEST_SUITE(sw_classic_suite, "shadow_wheel_classic",
+	      KUNIT_CASE(sw_classic_geometry_matches_table),
+	      KUNIT_CASE(sw_classic_placement_by_table),
+	      KUNIT_CASE(sw_classic_past_expiry_runs_next_tick),
+	      KUNIT_CASE(sw_classic_runs_exactly_on_time),
+	      KUNIT_CASE(sw_classic_cascades_level_by_level),
+	      KUNIT_CASE(sw_classic_tick_reports_cascades),
+	      KUNIT_CASE(sw_classic_bucket_just_cascaded_waits_a_revolution),
+	      KUNIT_CASE(sw_classic_next_expiry_by_scanning),
+	      KUNIT_CASE(sw_classic_next_expiry_matches_brute_force),
+	      KUNIT_CASE(sw_classic_catches_up_only_when_empty),
+	      KUNIT_CASE(sw_classic_modify_cancel_take));
 
 kunit_test_suites(&sw_classic_suite);

@@ -319,14 +319,7 @@ static void sw_model_random_ops_match_reference(struct kunit *test)
 	}
 }
 
-static struct kunit_case sw_model_cases[] = {
-	KUNIT_CASE_PARAM(sw_model_random_ops_match_reference, sw_test_gen_all_params),
-	{}
-};
-
-static struct kunit_suite sw_model_suite = {
-	.name = "shadow_wheel_model",
-	.test_cases = sw_model_cases,
-};
+SW_TEST_SUITE(sw_model_suite, "shadow_wheel_model",
+	      KUNIT_CASE_PARAM(sw_model_random_ops_match_reference, sw_test_gen_all_params));
 
 kunit_test_suites(&sw_model_suite);

@@ -283,16 +283,9 @@ static void sw_next_lookup_is_a_read(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, base->next_stale & SW_NEXT_NONE(0));
 }
 
-static struct kunit_case sw_next_cases[] = {
-	KUNIT_CASE_PARAM(sw_next_cache_matches_scan, sw_test_gen_all_params),
-	KUNIT_CASE_PARAM(sw_next_lookup_is_a_read, sw_test_gen_all_params),
-	{}
-};
-
-static struct kunit_suite sw_next_suite = {
-	.name = "shadow_wheel_next_cache",
-	.test_cases = sw_next_cases,
-};
+SW_TEST_SUITE(sw_next_suite, "shadow_wheel_next_cache",
+	      KUNIT_CASE_PARAM(sw_next_cache_matches_scan, sw_test_gen_all_params),
+	      KUNIT_CASE_PARAM(sw_next_lookup_is_a_read, sw_test_gen_all_params));
 
 /*
  * Suite shadow_wheel_bounds: the next expiry each base keeps, and the
@@ -576,16 +569,9 @@ static void sw_bounds_one_timer_moved(struct kunit *test)
 	}
 }
 
-static struct kunit_case sw_bounds_cases[] = {
-	KUNIT_CASE_PARAM(sw_bounds_one_timer_from_a_new_wheel, sw_test_gen_all_params),
-	KUNIT_CASE_PARAM(sw_bounds_one_timer_after_idling, sw_test_gen_all_params),
-	KUNIT_CASE_PARAM(sw_bounds_one_timer_moved, sw_test_gen_all_params),
-	{}
-};
-
-static struct kunit_suite sw_bounds_suite = {
-	.name = "shadow_wheel_bounds",
-	.test_cases = sw_bounds_cases,
-};
+SW_TEST_SUITE(sw_bounds_suite, "shadow_wheel_bounds",
+	      KUNIT_CASE_PARAM(sw_bounds_one_timer_from_a_new_wheel, sw_test_gen_all_params),
+	      KUNIT_CASE_PARAM(sw_bounds_one_timer_after_idling, sw_test_gen_all_params),
+	      KUNIT_CASE_PARAM(sw_bounds_one_timer_moved, sw_test_gen_all_params));
 
 kunit_test_suites(&sw_next_suite, &sw_bounds_suite);

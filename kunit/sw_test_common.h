@@ -11,6 +11,18 @@
 
 #include "sw_wheel.h"
 
+/*
+ * Define @suite, the suite named @suite_name of the cases given (KUNIT_CASE()
+ * and KUNIT_CASE_PARAM() entries), for kunit_test_suites(): the cases'
+ * array, its end and the suite written once.
+ */
+#define SW_TEST_SUITE(suite, suite_name, ...)				\
+	static struct kunit_case suite##_cases[] = { __VA_ARGS__, {} };	\
+	static struct kunit_suite suite = {				\
+		.name = suite_name,					\
+		.test_cases = suite##_cases,				\
+	}
+
 struct sw_test_param {
 	enum sw_wheel_kind	kind;
 	unsigned int		hz;

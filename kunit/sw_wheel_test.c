@@ -189,20 +189,13 @@ static void sw_place_is_what_modify_does(struct kunit *test)
 	}
 }
 
-static struct kunit_case sw_geometry_cases[] = {
-	KUNIT_CASE_PARAM(sw_geometry_matches_tables, sw_test_gen_params),
-	KUNIT_CASE(sw_geometry_rejects_bad_input),
-	KUNIT_CASE_PARAM(sw_placement_at_level_boundaries, sw_test_gen_params),
-	KUNIT_CASE_PARAM(sw_level_at_every_bit_length, sw_test_gen_all_params),
-	KUNIT_CASE_PARAM(sw_placement_of_past_expiry, sw_test_gen_params),
-	KUNIT_CASE_PARAM(sw_place_is_what_modify_does, sw_test_gen_all_params),
-	{}
-};
-
-static struct kunit_suite sw_geometry_suite = {
-	.name = "shadow_wheel_geometry",
-	.test_cases = sw_geometry_cases,
-};
+SW_TEST_SUITE(sw_geometry_suite, "shadow_wheel_geometry",
+	      KUNIT_CASE_PARAM(sw_geometry_matches_tables, sw_test_gen_params),
+	      KUNIT_CASE(sw_geometry_rejects_bad_input),
+	      KUNIT_CASE_PARAM(sw_placement_at_level_boundaries, sw_test_gen_params),
+	      KUNIT_CASE_PARAM(sw_level_at_every_bit_length, sw_test_gen_all_params),
+	      KUNIT_CASE_PARAM(sw_placement_of_past_expiry, sw_test_gen_params),
+	      KUNIT_CASE_PARAM(sw_place_is_what_modify_does, sw_test_gen_all_params));
 
 /*
  * Suite shadow_wheel_expiry: a timer never runs before its expiry tick
@@ -282,7 +275,12 @@ static struct sw_test_timer *sw_test_arm_sweep(struct kunit *test, struct sw_bas
 	return t;
 }
 
-static void sw_expiry_ticking_every_tick(struct kunit *test)
+/*
+ * From each start clock: arm the sweep, run the wheel a tick at a time
+ * over its first @tick_by_tick ticks, then on past the last timer at once,
+ * and hold every timer to the contract.
+ */
+static void sw_expiry_sweep(struct kunit *test, unsigned long tick_by_tick)
 {
 	const struct sw_test_param *param = test->param_value;
 	unsigned int c;
@@ -293,27 +291,22 @@ static void sw_expiry_ticking_every_tick(struct kunit *test)
 		struct sw_test_timer *t = sw_test_arm_sweep(test, base);
 		unsigned long now;
 
-		/* Tick by tick past the dense part, then on to the end at once */
-		for (now = clk0; now != clk0 + SW_DENSE_DELTAS + 1024; now++)
+		for (now = clk0; now != clk0 + tick_by_tick; now++)
 			sw_run(base, now, sw_test_record, NULL);
 		sw_run(base, clk0 + (1UL << (SW_SWEEP_MAX_ORDER + 1)), sw_test_record, NULL);
 		sw_test_check_sweep(test, t, clk0);
 	}
 }
 
+/* Tick by tick past the dense part, then on to the end at once */
+static void sw_expiry_ticking_every_tick(struct kunit *test)
+{
+	sw_expiry_sweep(test, SW_DENSE_DELTAS + 1024);
+}
+
 static void sw_expiry_catching_up_at_once(struct kunit *test)
 {
-	const struct sw_test_param *param = test->param_value;
-	unsigned int c;
-
-	for (c = 0; c < SW_TEST_NR_CLOCKS; c++) {
-		unsigned long clk0 = sw_test_clock(param, c);
-		struct sw_base *base = sw_test_new_base(test, clk0);
-		struct sw_test_timer *t = sw_test_arm_sweep(test, base);
-
-		sw_run(base, clk0 + (1UL << (SW_SWEEP_MAX_ORDER + 1)), sw_test_record, NULL);
-		sw_test_check_sweep(test, t, clk0);
-	}
+	sw_expiry_sweep(test, 0);
 }
 
 /* Deferrable timers follow the same contract: only wakeups differ */
@@ -333,17 +326,10 @@ static void sw_expiry_of_deferrable_timers(struct kunit *test)
 	sw_test_check_sweep(test, t, clk0);
 }
 
-static struct kunit_case sw_expiry_cases[] = {
-	KUNIT_CASE_PARAM(sw_expiry_ticking_every_tick, sw_test_gen_params),
-	KUNIT_CASE_PARAM(sw_expiry_catching_up_at_once, sw_test_gen_params),
-	KUNIT_CASE_PARAM(sw_expiry_of_deferrable_timers, sw_test_gen_params),
-	{}
-};
-
-static struct kunit_suite sw_expiry_suite = {
-	.name = "shadow_wheel_expiry",
-	.test_cases = sw_expiry_cases,
-};
+SW_TEST_SUITE(sw_expiry_suite, "shadow_wheel_expiry",
+	      KUNIT_CASE_PARAM(sw_expiry_ticking_every_tick, sw_test_gen_params),
+	      KUNIT_CASE_PARAM(sw_expiry_catching_up_at_once, sw_test_gen_params),
+	      KUNIT_CASE_PARAM(sw_expiry_of_deferrable_timers, sw_test_gen_params));
 
 /*
  * Suite shadow_wheel_next_expiry: the next expiry, found from the bitmap,
@@ -432,16 +418,9 @@ static void sw_next_expiry_ignores_deferrable(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, sw_next_expiry(base, &next));
 }
 
-static struct kunit_case sw_next_expiry_cases[] = {
-	KUNIT_CASE_PARAM(sw_next_expiry_is_brute_force_minimum, sw_test_gen_params),
-	KUNIT_CASE_PARAM(sw_next_expiry_ignores_deferrable, sw_test_gen_params),
-	{}
-};
-
-static struct kunit_suite sw_next_expiry_suite = {
-	.name = "shadow_wheel_next_expiry",
-	.test_cases = sw_next_expiry_cases,
-};
+SW_TEST_SUITE(sw_next_expiry_suite, "shadow_wheel_next_expiry",
+	      KUNIT_CASE_PARAM(sw_next_expiry_is_brute_force_minimum, sw_test_gen_params),
+	      KUNIT_CASE_PARAM(sw_next_expiry_ignores_deferrable, sw_test_gen_params));
 
 /*
  * Suite shadow_wheel_far: timers beyond the last level's range. The seed
@@ -629,18 +608,11 @@ static void sw_far_every_level_collected_tick_by_tick(struct kunit *test)
 	sw_test_sweep(test, true);
 }
 
-static struct kunit_case sw_far_cases[] = {
-	KUNIT_CASE_PARAM(sw_far_timers_cascade_or_clamp, sw_test_gen_params),
-	KUNIT_CASE_PARAM(sw_far_modify_back_into_range_unclamps, sw_test_gen_params),
-	KUNIT_CASE_PARAM(sw_far_every_level_runs_to_expiry, sw_test_gen_all_params),
-	KUNIT_CASE_PARAM(sw_far_every_level_collected_tick_by_tick, sw_test_gen_all_params),
-	{}
-};
-
-static struct kunit_suite sw_far_suite = {
-	.name = "shadow_wheel_far",
-	.test_cases = sw_far_cases,
-};
+SW_TEST_SUITE(sw_far_suite, "shadow_wheel_far",
+	      KUNIT_CASE_PARAM(sw_far_timers_cascade_or_clamp, sw_test_gen_params),
+	      KUNIT_CASE_PARAM(sw_far_modify_back_into_range_unclamps, sw_test_gen_params),
+	      KUNIT_CASE_PARAM(sw_far_every_level_runs_to_expiry, sw_test_gen_all_params),
+	      KUNIT_CASE_PARAM(sw_far_every_level_collected_tick_by_tick, sw_test_gen_all_params));
 
 /*
  * Suite shadow_wheel_ops: arm, modify and cancel, their fast paths, the
@@ -853,21 +825,15 @@ static void sw_ops_take_any_empties_the_wheel(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, sw_next_expiry(base, &next));
 }
 
-static struct kunit_case sw_ops_cases[] = {
-	KUNIT_CASE_PARAM(sw_ops_modify_fast_paths, sw_test_gen_params),
-	KUNIT_CASE_PARAM(sw_ops_cancel_keeps_bitmap_exact, sw_test_gen_params),
-	KUNIT_CASE_PARAM(sw_ops_collected_timers_can_be_cancelled_or_moved, sw_test_gen_params),
-	KUNIT_CASE_PARAM(sw_ops_rearm_from_callback, sw_test_gen_params),
-	KUNIT_CASE_PARAM(sw_ops_forward_idle_clock, sw_test_gen_params),
-	KUNIT_CASE_PARAM(sw_ops_clock_wraps, sw_test_gen_params),
-	KUNIT_CASE_PARAM(sw_ops_take_any_empties_the_wheel, sw_test_gen_params),
-	{}
-};
-
-static struct kunit_suite sw_ops_suite = {
-	.name = "shadow_wheel_ops",
-	.test_cases = sw_ops_cases,
-};
+SW_TEST_SUITE(sw_ops_suite, "shadow_wheel_ops",
+	      KUNIT_CASE_PARAM(sw_ops_modify_fast_paths, sw_test_gen_params),
+	      KUNIT_CASE_PARAM(sw_ops_cancel_keeps_bitmap_exact, sw_test_gen_params),
+	      KUNIT_CASE_PARAM(sw_ops_collected_timers_can_be_cancelled_or_moved,
+			       sw_test_gen_params),
+	      KUNIT_CASE_PARAM(sw_ops_rearm_from_callback, sw_test_gen_params),
+	      KUNIT_CASE_PARAM(sw_ops_forward_idle_clock, sw_test_gen_params),
+	      KUNIT_CASE_PARAM(sw_ops_clock_wraps, sw_test_gen_params),
+	      KUNIT_CASE_PARAM(sw_ops_take_any_empties_the_wheel, sw_test_gen_params));
 
 kunit_test_suites(&sw_geometry_suite, &sw_expiry_suite, &sw_next_expiry_suite, &sw_far_suite,
 		  &sw_ops_suite);
