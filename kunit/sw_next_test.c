@@ -21,6 +21,7 @@
 #include <linux/list.h>
 #include <linux/prandom.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include "sw_wheel_internal.h"
 #include "sw_test_common.h"
