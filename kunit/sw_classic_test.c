@@ -15,53 +15,20 @@
 
 static const struct sw_test_param sw_classic_param = { SW_WHEEL_CLASSIC, 1000 };
 
-/* Written from the table, not from the code: first bucket and log2 width */
-static const unsigned int sw_classic_first[] = { 0, 256, 320, 384, 448 };
-static const unsigned int sw_classic_shift[] = { 0, 8, 14, 20, 26 };
-
-struct sw_classic_timer {
-	struct sw_timer	timer;
-	unsigned long	expires;
-	unsigned long	expired_at;
-	unsigned int	expired;
-};
-
 static struct sw_base *sw_classic_base(struct kunit *test, unsigned long clk)
 {
-	struct sw_geometry geo;
-	struct sw_base *base = kunit_kzalloc(test, sizeof(*base), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, base);
-	KUNIT_ASSERT_EQ(test, sw_geometry_init(&geo, SW_WHEEL_CLASSIC, 1000), 0);
-	sw_base_init(base, &geo, clk);
-	return base;
+	return sw_test_new_base_of(test, &sw_classic_param, clk);
 }
 
-static struct sw_classic_timer *sw_classic_timers(struct kunit *test, unsigned int n)
+/* The classic wheel's own: every second timer deferrable */
+static struct sw_test_timer *sw_classic_timers(struct kunit *test, unsigned int n)
 {
-	struct sw_classic_timer *t = kunit_kcalloc(test, n, sizeof(*t), GFP_KERNEL);
+	struct sw_test_timer *t = sw_test_timers(test, n);
 	unsigned int i;
 
-	KUNIT_ASSERT_NOT_NULL(test, t);
-	for (i = 0; i < n; i++)
-		sw_timer_init(&t[i].timer, i & 1 ? SW_TIMER_DEFERRABLE : 0);
+	for (i = 1; i < n; i += 2)
+		sw_timer_init(&t[i].timer, SW_TIMER_DEFERRABLE);
 	return t;
-}
-
-static void sw_classic_record(struct sw_timer *timer, unsigned long clk, void *arg)
-{
-	struct sw_classic_timer *t = container_of(timer, struct sw_classic_timer, timer);
-
-	t->expired_at = clk;
-	t->expired++;
-}
-
-/* The bucket the table puts a timer due at @at in, when at level @lvl */
-static unsigned int sw_classic_expect_idx(unsigned int lvl, unsigned long at)
-{
-	unsigned int mask = lvl ? 63 : 255;
-
-	return sw_classic_first[lvl] + ((at >> sw_classic_shift[lvl]) & mask);
 }
 
 static void sw_classic_geometry_matches_table(struct kunit *test)
@@ -82,7 +49,7 @@ static void sw_classic_geometry_matches_table(struct kunit *test)
 					    sw_test_lvl_start(param, lvl), "level %u", lvl);
 		for (lvl = 0; lvl < geo.depth; lvl++) {
 			KUNIT_EXPECT_EQ(test, sw_lvl_first_bucket(&geo, lvl),
-					sw_classic_first[lvl]);
+					sw_test_classic_bucket(lvl, 0));
 			KUNIT_EXPECT_EQ(test, sw_lvl_nr_buckets(&geo, lvl), lvl ? 64U : 256U);
 			KUNIT_EXPECT_EQ(test, sw_lvl_expiry_gran(&geo, lvl), 1UL);
 		}
@@ -108,7 +75,7 @@ static void sw_classic_check_placement(struct kunit *test, struct sw_base *base,
 	sw_timer_init(&timer, flags);
 	KUNIT_EXPECT_EQ(test, sw_modify(base, &timer, clk + delta), SW_MOD_ARMED);
 	KUNIT_EXPECT_EQ_MSG(test, sw_timer_level(base, &timer), lvl, "delta %lu", delta);
-	KUNIT_EXPECT_EQ_MSG(test, timer.idx, sw_classic_expect_idx(lvl, at), "delta %lu", delta);
+	KUNIT_EXPECT_EQ_MSG(test, timer.idx, sw_test_classic_bucket(lvl, at), "delta %lu", delta);
 	KUNIT_EXPECT_EQ_MSG(test, timer.bucket_expiry, clk + delta, "delta %lu", delta);
 	KUNIT_EXPECT_FALSE(test, timer.flags & SW_TIMER_PLACEMENT);
 	KUNIT_EXPECT_EQ(test, base->nr_pending, 1UL);
@@ -144,14 +111,14 @@ static void sw_classic_placement_by_table(struct kunit *test)
 static void sw_classic_past_expiry_runs_next_tick(struct kunit *test)
 {
 	struct sw_base *base = sw_classic_base(test, 1000);
-	struct sw_classic_timer *t = sw_classic_timers(test, 2);
+	struct sw_test_timer *t = sw_classic_timers(test, 2);
 
 	KUNIT_EXPECT_EQ(test, sw_modify(base, &t[0].timer, 990), SW_MOD_ARMED);
 	KUNIT_EXPECT_EQ(test, sw_modify(base, &t[1].timer, 1000), SW_MOD_ARMED);
 	KUNIT_EXPECT_TRUE(test, t[0].timer.flags & SW_TIMER_OVERDUE);
 	KUNIT_EXPECT_FALSE(test, t[1].timer.flags & SW_TIMER_OVERDUE);
 	KUNIT_EXPECT_EQ(test, t[0].timer.bucket_expiry, 1000UL);
-	KUNIT_EXPECT_EQ(test, sw_run(base, 1000, sw_classic_record, NULL), 2UL);
+	KUNIT_EXPECT_EQ(test, sw_run(base, 1000, sw_test_record, NULL), 2UL);
 	KUNIT_EXPECT_EQ(test, t[0].expired_at, 1000UL);
 	KUNIT_EXPECT_EQ(test, t[1].expired_at, 1000UL);
 }
@@ -171,7 +138,7 @@ static void sw_classic_runs_exactly_on_time(struct kunit *test)
 		1048576, 1048577, 3 * 1048576 + 77,		/* level 3 */
 	};
 	unsigned int n = ARRAY_SIZE(deltas) * 2 + 2, c, i;
-	struct sw_classic_timer *t = sw_classic_timers(test, n);
+	struct sw_test_timer *t = sw_classic_timers(test, n);
 
 	for (c = 0; c < SW_TEST_NR_CLOCKS; c++) {
 		unsigned long clk = sw_test_clock(&sw_classic_param, c);
@@ -192,7 +159,7 @@ static void sw_classic_runs_exactly_on_time(struct kunit *test)
 					SW_MOD_ARMED);
 		}
 
-		sw_run(base, t[n - 1].expires, sw_classic_record, NULL);
+		sw_run(base, t[n - 1].expires, sw_test_record, NULL);
 		for (i = 0; i < n; i++) {
 			KUNIT_EXPECT_EQ_MSG(test, t[i].expired, 1U, "delta %lu",
 					    t[i].expires - clk);
@@ -206,22 +173,13 @@ static void sw_classic_runs_exactly_on_time(struct kunit *test)
 /* Process ticks up to @now one at a time; return how many timers were cascaded */
 static unsigned long sw_classic_cascaded_until(struct sw_base *base, unsigned long now)
 {
-	unsigned long cascaded = 0;
-	struct sw_timer *timer;
-	struct sw_tick tick;
-
-	while (sw_collect_tick(base, now, &tick)) {
-		cascaded += tick.cascaded;
-		while ((timer = sw_tick_pop(&tick)))
-			sw_classic_record(timer, tick.clk, NULL);
-	}
-	return cascaded;
+	return sw_test_run_tick_by_tick(base, now, NULL, NULL);
 }
 
 static void sw_classic_cascades_level_by_level(struct kunit *test)
 {
 	struct sw_base *base = sw_classic_base(test, 0);
-	struct sw_classic_timer *t = sw_classic_timers(test, 5);
+	struct sw_test_timer *t = sw_classic_timers(test, 5);
 	unsigned int i;
 
 	sw_modify(base, &t[0].timer, 256);		/* level 1, bucket 1 */
@@ -268,30 +226,59 @@ struct sw_classic_cascade {
 	unsigned int	moved;
 };
 
+/* The cascades ticks reported, noted as they come */
+struct sw_classic_seen {
+	struct kunit			*test;
+	struct sw_classic_cascade	*seen;
+	unsigned int			n;
+	unsigned int			max;
+};
+
+static void sw_classic_note_cascades(const struct sw_tick *tick, void *arg)
+{
+	struct sw_classic_seen *s = arg;
+	const struct sw_geometry *geo = &tick->base->geo;
+	unsigned int i, moved = 0;
+
+	KUNIT_EXPECT_LE(s->test, tick->nr_cascades, (unsigned int)SW_TICK_CASCADES);
+	for (i = 0; i < tick->nr_cascades && s->n < s->max; i++, s->n++) {
+		s->seen[s->n].clk = tick->clk;
+		s->seen[s->n].level = sw_idx_level(geo, tick->cascades[i].idx);
+		s->seen[s->n].bucket = sw_idx_bucket(geo, tick->cascades[i].idx);
+		s->seen[s->n].moved = tick->cascades[i].moved;
+		moved += tick->cascades[i].moved;
+	}
+	KUNIT_EXPECT_EQ(s->test, moved, tick->cascaded);
+}
+
 /* Process ticks up to @now one at a time, noting each cascade in @seen */
 static unsigned int sw_classic_cascades_until(struct kunit *test, struct sw_base *base,
 					      unsigned long now, struct sw_classic_cascade *seen,
 					      unsigned int max)
 {
-	unsigned int i, n = 0, moved;
-	struct sw_timer *timer;
-	struct sw_tick tick;
+	struct sw_classic_seen s = { .test = test, .seen = seen, .max = max };
 
-	while (sw_collect_tick(base, now, &tick)) {
-		moved = 0;
-		KUNIT_EXPECT_LE(test, tick.nr_cascades, (unsigned int)SW_TICK_CASCADES);
-		for (i = 0; i < tick.nr_cascades && n < max; i++, n++) {
-			seen[n].clk = tick.clk;
-			seen[n].level = sw_idx_level(&base->geo, tick.cascades[i].idx);
-			seen[n].bucket = sw_idx_bucket(&base->geo, tick.cascades[i].idx);
-			seen[n].moved = tick.cascades[i].moved;
-			moved += tick.cascades[i].moved;
-		}
-		KUNIT_EXPECT_EQ(test, moved, tick.cascaded);
-		while ((timer = sw_tick_pop(&tick)))
-			sw_classic_record(timer, tick.clk, NULL);
+	sw_test_run_tick_by_tick(base, now, sw_classic_note_cascades, &s);
+	return s.n;
+}
+
+/* Process ticks up to @now one at a time: they report exactly the cascades @want */
+static void sw_classic_expect_cascades(struct kunit *test, struct sw_base *base,
+				       unsigned long now, const struct sw_classic_cascade *want,
+				       unsigned int n)
+{
+	struct sw_classic_cascade seen[8];
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ_MSG(test, sw_classic_cascades_until(test, base, now, seen,
+							    ARRAY_SIZE(seen)), n,
+			    "up to %lu", now);
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, seen[i].clk, want[i].clk, "up to %lu, %u", now, i);
+		KUNIT_EXPECT_EQ_MSG(test, seen[i].level, want[i].level, "up to %lu, %u", now, i);
+		KUNIT_EXPECT_EQ_MSG(test, seen[i].bucket, want[i].bucket, "up to %lu, %u", now, i);
+		KUNIT_EXPECT_EQ_MSG(test, seen[i].moved, want[i].moved, "up to %lu, %u", now, i);
 	}
-	return n;
 }
 
 /*
@@ -300,9 +287,19 @@ static unsigned int sw_classic_cascades_until(struct kunit *test, struct sw_base
  */
 static void sw_classic_tick_reports_cascades(struct kunit *test)
 {
+	/* 256: level 1's bucket 1 moves two timers to the root */
+	static const struct sw_classic_cascade to_256[] = { { 256, 1, 1, 2 } };
+	/* 16384: level 1's bucket 0 is empty, level 2's bucket 1 moves one */
+	static const struct sw_classic_cascade to_16384[] = { { 16384, 2, 1, 1 } };
+	/* 16640: it comes down again, from level 1's bucket 65 & 63 */
+	static const struct sw_classic_cascade to_16640[] = { { 16640, 1, 1, 1 } };
+	/* 32768: level 2's bucket 2 moves its timer to level 1; 33024 to the root */
+	static const struct sw_classic_cascade to_33068[] = {
+		{ 16384 * 2, 2, 2, 1 },
+		{ 16384 * 2 + 256, 1, 1, 1 },
+	};
 	struct sw_base *base = sw_classic_base(test, 0);
-	struct sw_classic_timer *t = sw_classic_timers(test, 4);
-	struct sw_classic_cascade seen[8];
+	struct sw_test_timer *t = sw_classic_timers(test, 4);
 	unsigned int n;
 
 	sw_modify(base, &t[0].timer, 300);		/* level 1, bucket 1 */
@@ -315,39 +312,12 @@ static void sw_classic_tick_reports_cascades(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sw_timer_bucket(base, &t[2].timer), 1U);
 	KUNIT_EXPECT_EQ(test, sw_timer_bucket(base, &t[3].timer), 2U);
 
-	/* 256: level 1's bucket 1 moves two timers to the root */
-	n = sw_classic_cascades_until(test, base, 256, seen, ARRAY_SIZE(seen));
-	KUNIT_ASSERT_EQ(test, n, 1U);
-	KUNIT_EXPECT_EQ(test, seen[0].clk, 256UL);
-	KUNIT_EXPECT_EQ(test, seen[0].level, 1U);
-	KUNIT_EXPECT_EQ(test, seen[0].bucket, 1U);
-	KUNIT_EXPECT_EQ(test, seen[0].moved, 2U);
+	sw_classic_expect_cascades(test, base, 256, to_256, ARRAY_SIZE(to_256));
 	KUNIT_EXPECT_EQ(test, sw_timer_level(base, &t[1].timer), 0U);
 	KUNIT_EXPECT_EQ(test, sw_timer_bucket(base, &t[1].timer), 511U - 256);
-
-	/* 16384: level 1's bucket 0 is empty, level 2's bucket 1 moves one */
-	n = sw_classic_cascades_until(test, base, 16384, seen, ARRAY_SIZE(seen));
-	KUNIT_ASSERT_EQ(test, n, 1U);
-	KUNIT_EXPECT_EQ(test, seen[0].clk, 16384UL);
-	KUNIT_EXPECT_EQ(test, seen[0].level, 2U);
-	KUNIT_EXPECT_EQ(test, seen[0].bucket, 1U);
-	KUNIT_EXPECT_EQ(test, seen[0].moved, 1U);
-
-	/* 16640: it comes down again, from level 1's bucket 65 & 63 */
-	n = sw_classic_cascades_until(test, base, 16640, seen, ARRAY_SIZE(seen));
-	KUNIT_ASSERT_EQ(test, n, 1U);
-	KUNIT_EXPECT_EQ(test, seen[0].level, 1U);
-	KUNIT_EXPECT_EQ(test, seen[0].bucket, 1U);
-
-	/* 32768: level 2's bucket 2 moves its timer to level 1; 33024 to the root */
-	n = sw_classic_cascades_until(test, base, 16384 * 2 + 300, seen, ARRAY_SIZE(seen));
-	KUNIT_ASSERT_EQ(test, n, 2U);
-	KUNIT_EXPECT_EQ(test, seen[0].clk, 16384UL * 2);
-	KUNIT_EXPECT_EQ(test, seen[0].level, 2U);
-	KUNIT_EXPECT_EQ(test, seen[0].bucket, 2U);
-	KUNIT_EXPECT_EQ(test, seen[1].clk, 16384UL * 2 + 256);
-	KUNIT_EXPECT_EQ(test, seen[1].level, 1U);
-	KUNIT_EXPECT_EQ(test, seen[1].bucket, 1U);
+	sw_classic_expect_cascades(test, base, 16384, to_16384, ARRAY_SIZE(to_16384));
+	sw_classic_expect_cascades(test, base, 16640, to_16640, ARRAY_SIZE(to_16640));
+	sw_classic_expect_cascades(test, base, 16384 * 2 + 300, to_33068, ARRAY_SIZE(to_33068));
 	KUNIT_EXPECT_EQ(test, t[3].expired_at, 16384UL * 2 + 300);
 	for (n = 0; n < 4; n++)
 		KUNIT_EXPECT_EQ_MSG(test, t[n].expired, 1U, "timer %u", n);
@@ -360,7 +330,7 @@ static void sw_classic_tick_reports_cascades(struct kunit *test)
 static void sw_classic_bucket_just_cascaded_waits_a_revolution(struct kunit *test)
 {
 	struct sw_base *base = sw_classic_base(test, 255);
-	struct sw_classic_timer *t = sw_classic_timers(test, 1);
+	struct sw_test_timer *t = sw_classic_timers(test, 1);
 
 	sw_modify(base, &t[0].timer, 255 + 16383);	/* bucket 0 of level 1 */
 	KUNIT_EXPECT_EQ(test, t[0].timer.idx, 256U);
@@ -372,26 +342,10 @@ static void sw_classic_bucket_just_cascaded_waits_a_revolution(struct kunit *tes
 	KUNIT_EXPECT_EQ(test, t[0].expired_at, 255UL + 16383);
 }
 
-static bool sw_classic_brute_next(struct sw_classic_timer *t, unsigned int n,
-				  unsigned long clk, unsigned long *next)
-{
-	bool found = false;
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		if (!sw_timer_pending(&t[i].timer) || (t[i].timer.flags & SW_TIMER_DEFERRABLE))
-			continue;
-		if (!found || t[i].expires - clk < *next - clk)
-			*next = t[i].expires;
-		found = true;
-	}
-	return found;
-}
-
 static void sw_classic_next_expiry_by_scanning(struct kunit *test)
 {
 	struct sw_base *base = sw_classic_base(test, 7);
-	struct sw_classic_timer *t = sw_classic_timers(test, 2);
+	struct sw_test_timer *t = sw_classic_timers(test, 2);
 	unsigned long next;
 
 	KUNIT_EXPECT_FALSE(test, sw_next_expiry(base, &next));
@@ -413,7 +367,7 @@ static void sw_classic_next_expiry_by_scanning(struct kunit *test)
 static void sw_classic_next_expiry_matches_brute_force(struct kunit *test)
 {
 	const unsigned int n = 600;
-	struct sw_classic_timer *t = sw_classic_timers(test, n);
+	struct sw_test_timer *t = sw_classic_timers(test, n);
 	struct rnd_state rnd;
 	unsigned int c, round, i;
 
@@ -426,7 +380,7 @@ static void sw_classic_next_expiry_matches_brute_force(struct kunit *test)
 			bool found;
 
 			for (i = 0; i < 8; i++) {
-				struct sw_classic_timer *x = &t[prandom_u32_state(&rnd) % n];
+				struct sw_test_timer *x = &t[prandom_u32_state(&rnd) % n];
 				u32 r = prandom_u32_state(&rnd);
 				u64 v = (u64)prandom_u32_state(&rnd) << 14 | r;
 				unsigned long delta = v % (1UL << (r % 35));
@@ -436,13 +390,15 @@ static void sw_classic_next_expiry_matches_brute_force(struct kunit *test)
 				} else {
 					x->expires = base->clk + delta;
 					sw_modify(base, &x->timer, x->expires);
+					/* The brute force reads it: on its exact tick */
+					KUNIT_ASSERT_EQ(test, x->timer.bucket_expiry, x->expires);
 				}
 			}
 			found = sw_next_expiry(base, &next);
-			KUNIT_ASSERT_EQ(test, found, sw_classic_brute_next(t, n, base->clk, &ref));
+			KUNIT_ASSERT_EQ(test, found, sw_test_brute_next(t, n, base->clk, &ref));
 			if (found)
 				KUNIT_ASSERT_EQ_MSG(test, next, ref, "clk %lu", base->clk);
-			sw_run(base, base->clk + prandom_u32_state(&rnd) % 700, sw_classic_record,
+			sw_run(base, base->clk + prandom_u32_state(&rnd) % 700, sw_test_record,
 			       NULL);
 		}
 		while (sw_take_any(base))
@@ -457,7 +413,7 @@ static void sw_classic_next_expiry_matches_brute_force(struct kunit *test)
 static void sw_classic_catches_up_only_when_empty(struct kunit *test)
 {
 	struct sw_base *base = sw_classic_base(test, 0);
-	struct sw_classic_timer *t = sw_classic_timers(test, 1);
+	struct sw_test_timer *t = sw_classic_timers(test, 1);
 	unsigned int ticks = 0;
 	struct sw_tick tick;
 
@@ -483,7 +439,7 @@ static void sw_classic_catches_up_only_when_empty(struct kunit *test)
 static void sw_classic_modify_cancel_take(struct kunit *test)
 {
 	struct sw_base *base = sw_classic_base(test, 0);
-	struct sw_classic_timer *t = sw_classic_timers(test, 4);
+	struct sw_test_timer *t = sw_classic_timers(test, 4);
 	struct sw_tick tick;
 	unsigned int i, taken = 0;
 
@@ -523,24 +479,17 @@ static void sw_classic_modify_cancel_take(struct kunit *test)
 		KUNIT_EXPECT_FALSE(test, sw_timer_pending(&t[i].timer));
 }
 
-static struct kunit_case sw_classic_cases[] = {
-	KUNIT_CASE(sw_classic_geometry_matches_table),
-	KUNIT_CASE(sw_classic_placement_by_table),
-	KUNIT_CASE(sw_classic_past_expiry_runs_next_tick),
-	KUNIT_CASE(sw_classic_runs_exactly_on_time),
-	KUNIT_CASE(sw_classic_cascades_level_by_level),
-	KUNIT_CASE(sw_classic_tick_reports_cascades),
-	KUNIT_CASE(sw_classic_bucket_just_cascaded_waits_a_revolution),
-	KUNIT_CASE(sw_classic_next_expiry_by_scanning),
-	KUNIT_CASE(sw_classic_next_expiry_matches_brute_force),
-	KUNIT_CASE(sw_classic_catches_up_only_when_empty),
-	KUNIT_CASE(sw_classic_modify_cancel_take),
-	{}
-};
-
-static struct kunit_suite sw_classic_suite = {
-	.name = "shadow_wheel_classic",
-	.test_cases = sw_classic_cases,
-};
+SW_TEST_SUITE(sw_classic_suite, "shadow_wheel_classic",
+	      KUNIT_CASE(sw_classic_geometry_matches_table),
+	      KUNIT_CASE(sw_classic_placement_by_table),
+	      KUNIT_CASE(sw_classic_past_expiry_runs_next_tick),
+	      KUNIT_CASE(sw_classic_runs_exactly_on_time),
+	      KUNIT_CASE(sw_classic_cascades_level_by_level),
+	      KUNIT_CASE(sw_classic_tick_reports_cascades),
+	      KUNIT_CASE(sw_classic_bucket_just_cascaded_waits_a_revolution),
+	      KUNIT_CASE(sw_classic_next_expiry_by_scanning),
+	      KUNIT_CASE(sw_classic_next_expiry_matches_brute_force),
+	      KUNIT_CASE(sw_classic_catches_up_only_when_empty),
+	      KUNIT_CASE(sw_classic_modify_cancel_take));
 
 kunit_test_suites(&sw_classic_suite);

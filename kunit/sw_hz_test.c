@@ -13,6 +13,7 @@
 #include <linux/prandom.h>
 
 #include "sw_hz.h"
+#include "sw_test_common.h"
 
 struct sw_hz_param {
 	unsigned int	khz;
@@ -266,20 +267,13 @@ static void sw_hz_far_expiry_is_clamped(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sw_hz_expiry_at(&h, now - 1000, now), sw_hz_expiry(&h, now - 1000));
 }
 
-static struct kunit_case sw_hz_cases[] = {
-	KUNIT_CASE_PARAM(sw_hz_every_jiffy_near_the_origin, sw_hz_gen_params),
-	KUNIT_CASE_PARAM(sw_hz_far_from_the_origin, sw_hz_gen_params),
-	KUNIT_CASE_PARAM(sw_hz_identity_at_the_kernel_hz, sw_hz_gen_params),
-	KUNIT_CASE_PARAM(sw_hz_clock_steps_through_the_wrap, sw_hz_gen_params),
-	KUNIT_CASE_PARAM(sw_hz_expiry_never_early, sw_hz_gen_params),
-	KUNIT_CASE_PARAM(sw_hz_rebase_changes_nothing, sw_hz_gen_params),
-	KUNIT_CASE_PARAM(sw_hz_far_expiry_is_clamped, sw_hz_gen_params),
-	{}
-};
-
-static struct kunit_suite sw_hz_suite = {
-	.name = "shadow_wheel_hz",
-	.test_cases = sw_hz_cases,
-};
+SW_TEST_SUITE(sw_hz_suite, "shadow_wheel_hz",
+	      KUNIT_CASE_PARAM(sw_hz_every_jiffy_near_the_origin, sw_hz_gen_params),
+	      KUNIT_CASE_PARAM(sw_hz_far_from_the_origin, sw_hz_gen_params),
+	      KUNIT_CASE_PARAM(sw_hz_identity_at_the_kernel_hz, sw_hz_gen_params),
+	      KUNIT_CASE_PARAM(sw_hz_clock_steps_through_the_wrap, sw_hz_gen_params),
+	      KUNIT_CASE_PARAM(sw_hz_expiry_never_early, sw_hz_gen_params),
+	      KUNIT_CASE_PARAM(sw_hz_rebase_changes_nothing, sw_hz_gen_params),
+	      KUNIT_CASE_PARAM(sw_hz_far_expiry_is_clamped, sw_hz_gen_params));
 
 kunit_test_suites(&sw_hz_suite);

@@ -36,8 +36,7 @@ struct sw_model_timer {
 	bool			pending;
 	bool			deferrable;
 	unsigned long		expires;
-	unsigned long		run_at;
-	unsigned int		level;
+	struct sw_test_expect	exp;		/* its level and run tick */
 	unsigned int		rearms;		/* re-arms left, as the reference counts */
 	unsigned int		wheel_rearms;	/* the same, as the callback counts */
 	unsigned int		id;
@@ -70,24 +69,21 @@ static unsigned long sw_model_rearm_delta(unsigned int id, unsigned long clk)
 static bool sw_model_before(struct sw_model *m, struct sw_model_timer *a,
 			    struct sw_model_timer *b)
 {
-	if (a->run_at != b->run_at)
-		return a->run_at - m->origin < b->run_at - m->origin;
+	if (a->exp.run_at != b->exp.run_at)
+		return a->exp.run_at - m->origin < b->exp.run_at - m->origin;
 	return a->id < b->id;
 }
 
 /* The reference: arm @mt for @expires relative to its own clock */
 static void sw_model_arm(struct sw_model *m, struct sw_model_timer *mt, unsigned long expires)
 {
-	struct sw_test_expect exp;
 	struct sw_model_timer *pos;
 
 	if (mt->pending)
 		list_del(&mt->node);
-	sw_test_expect(m->param, m->clk, expires, &exp);
+	sw_test_expect(m->param, m->clk, expires, &mt->exp);
 	mt->pending = true;
 	mt->expires = expires;
-	mt->run_at = exp.run_at;
-	mt->level = exp.level;
 
 	list_for_each_entry(pos, &m->pending, node) {
 		if (sw_model_before(m, mt, pos)) {
@@ -148,7 +144,7 @@ static void sw_model_run(struct sw_model *m, unsigned long now)
 					       "wheel ran timer %u at %lu, reference has none",
 					       m->log[j].id, clk);
 			mt = list_first_entry(&m->pending, struct sw_model_timer, node);
-			KUNIT_ASSERT_EQ_MSG(test, mt->run_at, clk, "timer %u", mt->id);
+			KUNIT_ASSERT_EQ_MSG(test, mt->exp.run_at, clk, "timer %u", mt->id);
 			KUNIT_ASSERT_EQ_MSG(test, mt->id, m->log[j].id, "at tick %lu", clk);
 			list_del(&mt->node);
 			mt->pending = false;
@@ -168,8 +164,9 @@ static void sw_model_run(struct sw_model *m, unsigned long now)
 		struct sw_model_timer *mt = list_first_entry(&m->pending, struct sw_model_timer,
 							     node);
 
-		KUNIT_ASSERT_GT_MSG(test, mt->run_at - m->origin, now - m->origin,
-				    "timer %u due at %lu not run by %lu", mt->id, mt->run_at, now);
+		KUNIT_ASSERT_GT_MSG(test, mt->exp.run_at - m->origin, now - m->origin,
+				    "timer %u due at %lu not run by %lu", mt->id, mt->exp.run_at,
+				    now);
 	}
 	m->clk = now + 1;
 }
@@ -177,20 +174,15 @@ static void sw_model_run(struct sw_model *m, unsigned long now)
 /* When the reference says the wheel must next look at a non-deferrable timer */
 static bool sw_model_next_expiry(struct sw_model *m, unsigned long *next)
 {
-	const struct sw_test_param *param = m->param;
-	unsigned int last = sw_test_depth(param) - 1;
-	unsigned long revolution = param->kind == SW_WHEEL_SEED ? sw_test_gran(last) << 5 : 0;
 	struct sw_model_timer *mt;
 	bool found = false;
 
 	list_for_each_entry(mt, &m->pending, node) {
-		unsigned long touch = mt->run_at;
+		/* A seed timer parked beyond the range is looked at once a revolution */
+		unsigned long touch = sw_test_look_at(m->param, m->clk, &mt->exp);
 
 		if (mt->deferrable)
 			continue;
-		/* A seed timer parked beyond the range is looked at once a revolution */
-		if (param->kind == SW_WHEEL_SEED && mt->level == last && revolution)
-			touch -= (touch - m->clk) / revolution * revolution;
 		if (!found || touch - m->clk < *next - m->clk)
 			*next = touch;
 		found = true;
@@ -244,7 +236,7 @@ static void sw_model_modify(struct sw_model *m, struct sw_model_timer *mt)
 		expect = SW_MOD_UNCHANGED;
 	} else {
 		sw_test_expect(m->param, m->clk, expires, &exp);
-		expect = exp.run_at == mt->run_at && exp.level == mt->level &&
+		expect = exp.run_at == mt->exp.run_at && exp.level == mt->exp.level &&
 			 !sw_model_classic(m) ? SW_MOD_SAME_BUCKET : SW_MOD_REQUEUED;
 	}
 
@@ -322,19 +314,12 @@ static void sw_model_random_ops_match_reference(struct kunit *test)
 		/* Drain: everything left runs, each exactly when the reference says */
 		while (!list_empty(&m.pending))
 			sw_model_run(&m, list_last_entry(&m.pending, struct sw_model_timer,
-							 node)->run_at);
+							 node)->exp.run_at);
 		KUNIT_EXPECT_EQ(test, m.base->nr_pending, 0UL);
 	}
 }
 
-static struct kunit_case sw_model_cases[] = {
-	KUNIT_CASE_PARAM(sw_model_random_ops_match_reference, sw_test_gen_all_params),
-	{}
-};
-
-static struct kunit_suite sw_model_suite = {
-	.name = "shadow_wheel_model",
-	.test_cases = sw_model_cases,
-};
+SW_TEST_SUITE(sw_model_suite, "shadow_wheel_model",
+	      KUNIT_CASE_PARAM(sw_model_random_ops_match_reference, sw_test_gen_all_params));
 
 kunit_test_suites(&sw_model_suite);

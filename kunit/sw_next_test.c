@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suite shadow_wheel_next_cache: the next expiry each base keeps,
- * against a full scan.
+ * KUnit suites shadow_wheel_next_cache, the next expiry each base keeps,
+ * against a full scan, and shadow_wheel_bounds, the same and its timer at
+ * the ends of the clock's range (described with that suite, below).
  *
  * A wheel keeps, per half of its arrays (normal and deferrable timers),
  * the tick its first bucket comes due: exact, or marked stale and then no
@@ -20,6 +21,7 @@
 #include <linux/list.h>
 #include <linux/prandom.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include "sw_wheel_internal.h"
 #include "sw_test_common.h"
@@ -282,15 +284,295 @@ static void sw_next_lookup_is_a_read(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, base->next_stale & SW_NEXT_NONE(0));
 }
 
-static struct kunit_case sw_next_cases[] = {
-	KUNIT_CASE_PARAM(sw_next_cache_matches_scan, sw_test_gen_all_params),
-	KUNIT_CASE_PARAM(sw_next_lookup_is_a_read, sw_test_gen_all_params),
-	{}
+SW_TEST_SUITE(sw_next_suite, "shadow_wheel_next_cache",
+	      KUNIT_CASE_PARAM(sw_next_cache_matches_scan, sw_test_gen_all_params),
+	      KUNIT_CASE_PARAM(sw_next_lookup_is_a_read, sw_test_gen_all_params));
+
+/*
+ * Suite shadow_wheel_bounds: the next expiry each base keeps, and the
+ * timer it keeps it for, at the ends of what a tick can hold. One timer,
+ * deferrable or not, 0, 1, LONG_MAX - 1, LONG_MAX, LONG_MAX + 1 or
+ * ULONG_MAX ticks from the clock (the last two are in the past as the
+ * clock's wrap reads them), with the clock on either side of the wraps of
+ * unsigned long and of long, reached by starting there or by an empty
+ * wheel idling there from far behind. Its placement, each half's cached
+ * next expiry, the lookup and the tick it runs at are held to the contract
+ * (sw_test_expect(), sw_test_bucket(), sw_test_look_at()), not to what a
+ * wheel happened to answer.
+ */
+
+static const unsigned long sw_bounds_deltas[] = {
+	0, 1, LONG_MAX - 1, LONG_MAX, (unsigned long)LONG_MAX + 1, ULONG_MAX,
 };
 
-static struct kunit_suite sw_next_suite = {
-	.name = "shadow_wheel_next_cache",
-	.test_cases = sw_next_cases,
+static const unsigned long sw_bounds_clocks[] = {
+	0, 2, ULONG_MAX - 2, ULONG_MAX, LONG_MAX - 2, (unsigned long)LONG_MAX + 2,
 };
 
-kunit_test_suites(&sw_next_suite);
+/* How an empty wheel is brought to a clock: hops of the same length, each one way */
+enum sw_bounds_way { SW_BOUNDS_RUN, SW_BOUNDS_FORWARD, SW_BOUNDS_TICK };
+
+static const struct sw_bounds_arrival {
+	const char		*name;
+	enum sw_bounds_way	way;
+	unsigned long		hop;
+	unsigned int		hops;
+} sw_bounds_arrivals[] = {
+	{ "run 1 tick on", SW_BOUNDS_RUN, 1, 1 },
+	{ "run LONG_MAX ticks on, 3 times", SW_BOUNDS_RUN, LONG_MAX, 3 },
+	{ "forwarded LONG_MAX / 2 ticks, 3 times", SW_BOUNDS_FORWARD, LONG_MAX / 2, 3 },
+	{ "forwarded LONG_MAX ticks, twice", SW_BOUNDS_FORWARD, LONG_MAX, 2 },
+	{ "one tick collected 1 tick on", SW_BOUNDS_TICK, 1, 1 },
+	{ "one tick collected LONG_MAX ticks on, twice", SW_BOUNDS_TICK, LONG_MAX, 2 },
+};
+
+/* How far a classic wheel, which processes every tick, is run: past two cascades */
+#define SW_BOUNDS_CLASSIC_REACH	600UL
+
+/* The one timer, what it did, what the contract expects of it, and where it is */
+struct sw_bounds_timer {
+	struct sw_test_timer	t;
+	struct sw_test_expect	exp;
+	char			where[160];
+};
+
+/* Bring the empty @base to its clock plus @a's hops, the way @a says */
+static void sw_bounds_idle(struct kunit *test, struct sw_base *base,
+			   const struct sw_bounds_arrival *a)
+{
+	unsigned long to, next;
+	struct sw_tick tick;
+	unsigned int i;
+
+	for (i = 0; i < a->hops; i++) {
+		to = base->clk + a->hop;
+		switch (a->way) {
+		case SW_BOUNDS_RUN:
+			KUNIT_EXPECT_EQ(test, sw_run(base, to - 1, sw_test_record, NULL), 0UL);
+			break;
+		case SW_BOUNDS_FORWARD:
+			sw_forward_clock(base, to);
+			break;
+		case SW_BOUNDS_TICK:
+			/* Nothing due before: the tick processed is the one asked for */
+			KUNIT_ASSERT_TRUE(test, sw_collect_tick(base, to - 1, &tick));
+			KUNIT_EXPECT_EQ_MSG(test, tick.clk, to - 1, "%s, hop %u", a->name, i);
+			KUNIT_EXPECT_NULL(test, sw_tick_pop(&tick));
+			break;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, base->clk, to, "%s, hop %u", a->name, i);
+		KUNIT_EXPECT_FALSE_MSG(test, sw_next_expiry(base, &next), "%s, hop %u", a->name,
+				       i);
+	}
+}
+
+/*
+ * Set @bt, made deferrable or not by sw_timer_init(), to run @delta ticks
+ * from the clock of @base: arm it, or move it if it is pending. What
+ * sw_modify() says it did, and where it put the timer, are the contract's.
+ */
+static void sw_bounds_set(struct kunit *test, struct sw_base *base, struct sw_bounds_timer *bt,
+			  unsigned long delta, const char *how)
+{
+	const struct sw_test_param *param = test->param_value;
+	bool deferrable = bt->t.timer.flags & SW_TIMER_DEFERRABLE;
+	unsigned long clk = base->clk;
+	enum sw_modify_result expect;
+	struct sw_test_expect exp;
+	struct sw_place place;
+	unsigned int idx;
+
+	snprintf(bt->where, sizeof(bt->where), "%s timer at clk %#lx + %#lx, %s",
+		 deferrable ? "deferrable" : "normal", clk, delta, how);
+	sw_test_expect(param, clk, clk + delta, &exp);
+	idx = sw_test_bucket(param, clk, &exp, deferrable);
+	if (!sw_timer_pending(&bt->t.timer))
+		expect = SW_MOD_ARMED;
+	else if (bt->t.timer.expires == clk + delta)
+		expect = SW_MOD_UNCHANGED;
+	else if (param->kind != SW_WHEEL_CLASSIC && idx == bt->t.timer.idx &&
+		 exp.run_at == bt->exp.run_at)
+		expect = SW_MOD_SAME_BUCKET;
+	else
+		expect = SW_MOD_REQUEUED;
+	bt->exp = exp;
+	bt->t.expired = 0;
+	KUNIT_ASSERT_EQ_MSG(test, sw_modify(base, &bt->t.timer, clk + delta), expect, "%s",
+			    bt->where);
+
+	KUNIT_EXPECT_EQ_MSG(test, sw_timer_level(base, &bt->t.timer), exp.level, "%s", bt->where);
+	KUNIT_EXPECT_EQ_MSG(test, bt->t.timer.idx, idx, "%s", bt->where);
+	KUNIT_EXPECT_EQ_MSG(test, bt->t.timer.bucket_expiry, exp.run_at, "%s", bt->where);
+	KUNIT_EXPECT_EQ_MSG(test, !!(bt->t.timer.flags & SW_TIMER_OVERDUE), (long)delta < 0, "%s",
+			    bt->where);
+	KUNIT_EXPECT_EQ_MSG(test, !!(bt->t.timer.flags & SW_TIMER_CLAMPED), exp.clamped, "%s",
+			    bt->where);
+	/* And what the wheel says it would do is what it did */
+	sw_wheel_place(&base->geo, clk, clk + delta, bt->t.timer.flags, &place);
+	KUNIT_EXPECT_EQ_MSG(test, place.idx, bt->t.timer.idx, "%s", bt->where);
+	KUNIT_EXPECT_EQ_MSG(test, place.bucket_expiry, bt->t.timer.bucket_expiry, "%s", bt->where);
+	KUNIT_EXPECT_EQ_MSG(test, place.how, bt->t.timer.flags & SW_TIMER_PLACEMENT, "%s",
+			    bt->where);
+}
+
+/*
+ * Each half's cached next expiry for @base holding @bt alone, and the
+ * lookup: the half that holds it is the tick the wheel must look at it
+ * (exact after an arm, @armed; else maybe stale, a bound below it, not
+ * before the clock), the other none; the lookup gives that tick, exact.
+ * Classic keeps only the first half, of non-deferrable timers.
+ */
+static void sw_bounds_check_next(struct kunit *test, struct sw_base *base,
+				 const struct sw_bounds_timer *bt, bool armed)
+{
+	bool deferrable = bt->t.timer.flags & SW_TIMER_DEFERRABLE;
+	bool classic = base->geo.kind == SW_WHEEL_CLASSIC;
+	unsigned long look = sw_test_look_at(test->param_value, base->clk, &bt->exp);
+	unsigned long next = 0, cached;
+	unsigned int half;
+	bool found;
+
+	for (half = 0; half < 2; half++) {
+		bool holds = classic ? !half && !deferrable : half == deferrable;
+
+		cached = base->next_expiry[half];
+		KUNIT_EXPECT_EQ_MSG(test, !(base->next_stale & SW_NEXT_NONE(half)), holds,
+				    "half %u none, %s", half, bt->where);
+		if (!holds)
+			continue;
+		if (base->next_stale & SW_NEXT_STALE(half)) {
+			KUNIT_EXPECT_FALSE_MSG(test, armed, "half %u stale, %s", half, bt->where);
+			KUNIT_EXPECT_FALSE_MSG(test, sw_time_after(cached, look) ||
+					       sw_time_before(cached, base->clk),
+					       "half %u stale at %#lx, clk %#lx, %s", half, cached,
+					       base->clk, bt->where);
+			continue;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, cached, look, "half %u, %s", half, bt->where);
+	}
+	found = sw_next_expiry(base, &next);
+	KUNIT_EXPECT_EQ_MSG(test, found, !deferrable, "%s", bt->where);
+	if (found) {
+		KUNIT_EXPECT_EQ_MSG(test, next, look, "%s", bt->where);
+		KUNIT_EXPECT_FALSE(test, base->next_stale & SW_NEXT_STALE(0));
+	}
+}
+
+/*
+ * Run @base up to the tick before it must look at @bt: nothing runs; then
+ * that tick: @bt runs on the contract's tick, or, a seed timer parked
+ * beyond the range, is placed again and kept for its next revolution. A
+ * classic timer farther than the wheel can be run to tick by tick is run
+ * part of the way, and must stay and be reported the same.
+ */
+static void sw_bounds_check_runs(struct kunit *test, struct sw_base *base,
+				 struct sw_bounds_timer *bt)
+{
+	unsigned long look = sw_test_look_at(test->param_value, base->clk, &bt->exp);
+	unsigned long next;
+
+	if (base->geo.kind == SW_WHEEL_CLASSIC && look - base->clk > SW_BOUNDS_CLASSIC_REACH) {
+		sw_run(base, base->clk + SW_BOUNDS_CLASSIC_REACH, sw_test_record, NULL);
+		KUNIT_EXPECT_EQ_MSG(test, bt->t.expired, 0U, "%s", bt->where);
+		sw_bounds_check_next(test, base, bt, false);
+		return;
+	}
+	if (look != base->clk) {
+		sw_run(base, look - 1, sw_test_record, NULL);
+		KUNIT_EXPECT_EQ_MSG(test, bt->t.expired, 0U, "before %#lx, %s", look, bt->where);
+		KUNIT_ASSERT_EQ_MSG(test, base->clk, look, "%s", bt->where);
+	}
+	sw_run(base, look, sw_test_record, NULL);
+	if (look != bt->exp.run_at) {
+		KUNIT_EXPECT_EQ_MSG(test, bt->t.expired, 0U, "cascade at %#lx, %s", look,
+				    bt->where);
+		KUNIT_EXPECT_TRUE_MSG(test, sw_timer_pending(&bt->t.timer), "%s", bt->where);
+		sw_bounds_check_next(test, base, bt, false);
+		return;
+	}
+	KUNIT_EXPECT_EQ_MSG(test, bt->t.expired, 1U, "%s", bt->where);
+	KUNIT_EXPECT_EQ_MSG(test, bt->t.expired_at, bt->exp.run_at, "%s", bt->where);
+	KUNIT_EXPECT_FALSE_MSG(test, sw_next_expiry(base, &next), "%s", bt->where);
+	KUNIT_EXPECT_EQ_MSG(test, base->nr_pending, 0UL, "%s", bt->where);
+}
+
+/* Every delta, deferrable and not, from the clock of @base as @arrival left it */
+static void sw_bounds_every_delta(struct kunit *test, struct sw_base *base,
+				  const struct sw_bounds_arrival *arrival)
+{
+	struct sw_bounds_timer *bt = kunit_kzalloc(test, sizeof(*bt), GFP_KERNEL);
+	struct sw_base *copy = kunit_kzalloc(test, sizeof(*copy), GFP_KERNEL);
+	unsigned int d, deferrable;
+
+	KUNIT_ASSERT_NOT_NULL(test, bt);
+	KUNIT_ASSERT_NOT_NULL(test, copy);
+	for (d = 0; d < ARRAY_SIZE(sw_bounds_deltas); d++) {
+		for (deferrable = 0; deferrable < 2; deferrable++) {
+			/* An empty wheel holds no pointer into itself: a copy is a wheel */
+			memcpy(copy, base, sizeof(*base));
+			sw_timer_init(&bt->t.timer, deferrable ? SW_TIMER_DEFERRABLE : 0);
+			sw_bounds_set(test, copy, bt, sw_bounds_deltas[d],
+				      arrival ? arrival->name : "started there");
+			sw_bounds_check_next(test, copy, bt, true);
+			sw_bounds_check_runs(test, copy, bt);
+		}
+	}
+}
+
+static void sw_bounds_one_timer_from_a_new_wheel(struct kunit *test)
+{
+	unsigned int c;
+
+	for (c = 0; c < ARRAY_SIZE(sw_bounds_clocks); c++)
+		sw_bounds_every_delta(test, sw_test_new_base(test, sw_bounds_clocks[c]), NULL);
+}
+
+static void sw_bounds_one_timer_after_idling(struct kunit *test)
+{
+	unsigned int c, i;
+
+	for (c = 0; c < ARRAY_SIZE(sw_bounds_clocks); c++) {
+		for (i = 0; i < ARRAY_SIZE(sw_bounds_arrivals); i++) {
+			const struct sw_bounds_arrival *a = &sw_bounds_arrivals[i];
+			struct sw_base *base;
+
+			base = sw_test_new_base(test, sw_bounds_clocks[c] - a->hop * a->hops);
+			sw_bounds_idle(test, base, a);
+			sw_bounds_every_delta(test, base, a);
+		}
+	}
+}
+
+/*
+ * A timer moved from each delta to each other one: the half it leaves and
+ * the one it joins keep their next expiry (stale at worst, a bound below),
+ * and it runs where the new delta puts it.
+ */
+static void sw_bounds_one_timer_moved(struct kunit *test)
+{
+	struct sw_bounds_timer *bt = kunit_kzalloc(test, sizeof(*bt), GFP_KERNEL);
+	struct sw_base *base = sw_test_new_base(test, 0);
+	unsigned int c, from, to, deferrable;
+
+	KUNIT_ASSERT_NOT_NULL(test, bt);
+	for (c = 0; c < ARRAY_SIZE(sw_bounds_clocks); c++) {
+		for (from = 0; from < ARRAY_SIZE(sw_bounds_deltas); from++) {
+			for (to = 0; to < 2 * ARRAY_SIZE(sw_bounds_deltas); to++) {
+				deferrable = to % 2;
+				sw_base_init(base, &base->geo, sw_bounds_clocks[c]);
+				sw_timer_init(&bt->t.timer, deferrable ? SW_TIMER_DEFERRABLE : 0);
+				sw_bounds_set(test, base, bt, sw_bounds_deltas[from], "armed");
+				sw_bounds_set(test, base, bt, sw_bounds_deltas[to / 2], "moved");
+				sw_bounds_check_next(test, base, bt, false);
+				sw_bounds_check_runs(test, base, bt);
+			}
+		}
+	}
+}
+
+SW_TEST_SUITE(sw_bounds_suite, "shadow_wheel_bounds",
+	      KUNIT_CASE_PARAM(sw_bounds_one_timer_from_a_new_wheel, sw_test_gen_all_params),
+	      KUNIT_CASE_PARAM(sw_bounds_one_timer_after_idling, sw_test_gen_all_params),
+	      KUNIT_CASE_PARAM(sw_bounds_one_timer_moved, sw_test_gen_all_params));
+
+kunit_test_suites(&sw_next_suite, &sw_bounds_suite);

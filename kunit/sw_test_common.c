@@ -3,6 +3,7 @@
  * What the shadow-wheel KUnit suites share; see sw_test_common.h.
  */
 #include <linux/kernel.h>
+#include <linux/string.h>
 
 #include "sw_test_common.h"
 
@@ -63,9 +64,10 @@ unsigned long sw_test_clock(const struct sw_test_param *param, unsigned int i)
 	}
 }
 
-struct sw_base *sw_test_new_base(struct kunit *test, unsigned long clk)
+/* A new wheel of @param's geometry, its clock at @clk, freed with the test */
+struct sw_base *sw_test_new_base_of(struct kunit *test, const struct sw_test_param *param,
+				    unsigned long clk)
 {
-	const struct sw_test_param *param = test->param_value;
 	struct sw_geometry geo;
 	struct sw_base *base;
 
@@ -74,6 +76,99 @@ struct sw_base *sw_test_new_base(struct kunit *test, unsigned long clk)
 	KUNIT_ASSERT_NOT_NULL(test, base);
 	sw_base_init(base, &geo, clk);
 	return base;
+}
+
+/* The same, of the geometry the test case runs for */
+struct sw_base *sw_test_new_base(struct kunit *test, unsigned long clk)
+{
+	return sw_test_new_base_of(test, test->param_value, clk);
+}
+
+/* @n timers, not deferrable, that have not run */
+struct sw_test_timer *sw_test_timers(struct kunit *test, unsigned int n)
+{
+	struct sw_test_timer *t = kunit_kcalloc(test, n, sizeof(*t), GFP_KERNEL);
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	for (i = 0; i < n; i++)
+		sw_timer_init(&t[i].timer, 0);
+	return t;
+}
+
+/*
+ * What a &struct sw_test_timer does when it runs: note the tick; @arg, if
+ * not NULL, counts the non-deferrable timers run
+ */
+void sw_test_record(struct sw_timer *timer, unsigned long clk, void *arg)
+{
+	unsigned int *non_deferrable = arg;
+	struct sw_test_timer *t = container_of(timer, struct sw_test_timer, timer);
+
+	t->expired_at = clk;
+	t->expired++;
+	if (non_deferrable && !(timer->flags & SW_TIMER_DEFERRABLE))
+		(*non_deferrable)++;
+}
+
+/* What a caller's stack may hold before a struct is filled in */
+#define SW_TEST_POISON		0x6b
+
+/**
+ * sw_test_run_tick_by_tick - run a wheel a tick at a time
+ * @base:	the wheel, its timers &struct sw_test_timer
+ * @end:	the last tick to process
+ * @seen:	if not NULL, shown each tick before its timers run
+ * @arg:	passed to @seen
+ *
+ * Each tick is collected into a fresh sw_tick filled with garbage, as a
+ * stack that is not zeroed leaves it: the core must not read it.
+ *
+ * Return: the timers the ticks placed again (cascaded).
+ */
+unsigned long sw_test_run_tick_by_tick(struct sw_base *base, unsigned long end,
+				       void (*seen)(const struct sw_tick *tick, void *arg),
+				       void *arg)
+{
+	unsigned long cascaded = 0;
+
+	for (;;) {
+		struct sw_tick tick;
+		struct sw_timer *timer;
+
+		memset(&tick, SW_TEST_POISON, sizeof(tick));
+		if (!sw_collect_tick(base, end, &tick))
+			break;
+		if (seen)
+			seen(&tick, arg);
+		cascaded += tick.cascaded;
+		while ((timer = sw_tick_pop(&tick)))
+			sw_test_record(timer, tick.clk, NULL);
+	}
+	return cascaded;
+}
+
+/*
+ * The brute force: the first tick a pending non-deferrable timer of @t
+ * runs at, from @clk, by the tick the wheel keeps for each (which the
+ * callers hold to the contract when they arm them)
+ */
+bool sw_test_brute_next(const struct sw_test_timer *t, unsigned int n, unsigned long clk,
+			unsigned long *next)
+{
+	bool found = false;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		unsigned long run_at = t[i].timer.bucket_expiry;
+
+		if (!sw_timer_pending(&t[i].timer) || (t[i].timer.flags & SW_TIMER_DEFERRABLE))
+			continue;
+		if (!found || run_at - clk < *next - clk)
+			*next = run_at;
+		found = true;
+	}
+	return found;
 }
 
 /* LVL_START(n) of each geometry, from the tables; the last entry is the cutoff */
@@ -163,4 +258,57 @@ void sw_test_expect(const struct sw_test_param *param, unsigned long clk,
 	/* The first multiple of the granularity strictly after the expiry */
 	gran = sw_test_gran(exp->level);
 	exp->run_at = expires - expires % gran + gran;
+}
+
+/*
+ * The tick a wheel whose clock is @clk must next look at a timer the
+ * contract runs at @exp->run_at: that tick, or for a seed timer parked
+ * beyond the range (at the last level), the first tick from @clk on that
+ * is a whole number of the last level's revolutions (32 of its buckets)
+ * before it.
+ */
+unsigned long sw_test_look_at(const struct sw_test_param *param, unsigned long clk,
+			      const struct sw_test_expect *exp)
+{
+	unsigned int last = sw_test_depth(param) - 1;
+	unsigned long revolution = sw_test_gran(last) * 32;
+
+	if (param->kind != SW_WHEEL_SEED || exp->level != last)
+		return exp->run_at;
+	return clk + (exp->run_at - clk) % revolution;
+}
+
+/* The classic wheel's table: each level's first bucket, and the log2 of its width */
+static const unsigned int sw_test_classic_first[] = { 0, 256, 320, 384, 448 };
+static const unsigned int sw_test_classic_shift[] = { 0, 8, 14, 20, 26 };
+
+/* The bucket of level @lvl of the classic wheel whose span holds tick @at */
+unsigned int sw_test_classic_bucket(unsigned int lvl, unsigned long at)
+{
+	return sw_test_classic_first[lvl] +
+	       ((at >> sw_test_classic_shift[lvl]) & (lvl ? 63 : 255));
+}
+
+/*
+ * The bucket the contract puts a timer in, as &sw_timer.idx. On the
+ * non-cascading wheels the one of its level that comes due at its run
+ * tick, in the deferrable half of the arrays if @deferrable; on the
+ * classic wheel the one whose span holds its expiry (placed as if
+ * 2^32 - 1 ticks away when farther), deferrable or not.
+ */
+unsigned int sw_test_bucket(const struct sw_test_param *param, unsigned long clk,
+			    const struct sw_test_expect *exp, bool deferrable)
+{
+	unsigned long at = exp->run_at, max;
+	unsigned int lvl = exp->level, bits;
+
+	if (param->kind == SW_WHEEL_CLASSIC) {
+		max = sw_test_cutoff(param) - 1;
+		if (at - clk > max)
+			at = clk + max;
+		return sw_test_classic_bucket(lvl, at);
+	}
+	bits = param->kind == SW_WHEEL_SEED ? 5 : 6;
+	return (deferrable ? SW_DEFERRABLE_OFFSET : 0) + (lvl << bits) +
+	       ((at >> (3 * lvl)) & ((1U << bits) - 1));
 }

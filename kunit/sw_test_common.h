@@ -11,6 +11,18 @@
 
 #include "sw_wheel.h"
 
+/*
+ * Define @suite, the suite named @suite_name of the cases given (KUNIT_CASE()
+ * and KUNIT_CASE_PARAM() entries), for kunit_test_suites(): the cases'
+ * array, its end and the suite written once.
+ */
+#define SW_TEST_SUITE(suite, suite_name, ...)				\
+	static struct kunit_case suite##_cases[] = { __VA_ARGS__, {} };	\
+	static struct kunit_suite suite = {				\
+		.name = suite_name,					\
+		.test_cases = suite##_cases,				\
+	}
+
 struct sw_test_param {
 	enum sw_wheel_kind	kind;
 	unsigned int		hz;
@@ -25,6 +37,30 @@ const void *sw_test_gen_all_params(const void *prev, char *desc);
 unsigned long sw_test_clock(const struct sw_test_param *param, unsigned int i);
 
 struct sw_base *sw_test_new_base(struct kunit *test, unsigned long clk);
+struct sw_base *sw_test_new_base_of(struct kunit *test, const struct sw_test_param *param,
+				    unsigned long clk);
+
+/**
+ * struct sw_test_timer - a timer that records when it ran, sw_test_record()
+ * @timer:	the wheel's
+ * @expires:	where a test keeps what it armed the timer for
+ * @expired_at:	the tick it last ran at
+ * @expired:	how many times it ran
+ */
+struct sw_test_timer {
+	struct sw_timer	timer;
+	unsigned long	expires;
+	unsigned long	expired_at;
+	unsigned int	expired;
+};
+
+struct sw_test_timer *sw_test_timers(struct kunit *test, unsigned int n);
+void sw_test_record(struct sw_timer *timer, unsigned long clk, void *arg);
+unsigned long sw_test_run_tick_by_tick(struct sw_base *base, unsigned long end,
+				       void (*seen)(const struct sw_tick *tick, void *arg),
+				       void *arg);
+bool sw_test_brute_next(const struct sw_test_timer *t, unsigned int n, unsigned long clk,
+			unsigned long *next);
 
 /* The expected geometry, as tabled */
 unsigned int sw_test_depth(const struct sw_test_param *param);
@@ -52,5 +88,10 @@ struct sw_test_expect {
 
 void sw_test_expect(const struct sw_test_param *param, unsigned long clk,
 		    unsigned long expires, struct sw_test_expect *exp);
+unsigned long sw_test_look_at(const struct sw_test_param *param, unsigned long clk,
+			      const struct sw_test_expect *exp);
+unsigned int sw_test_bucket(const struct sw_test_param *param, unsigned long clk,
+			    const struct sw_test_expect *exp, bool deferrable);
+unsigned int sw_test_classic_bucket(unsigned int lvl, unsigned long at);
 
 #endif

@@ -14,35 +14,6 @@
 
 #include "sw_test_common.h"
 
-/* Timers that record when they expired; @arg, if any, counts the non-deferrable ones */
-struct sw_test_timer {
-	struct sw_timer	timer;
-	unsigned long	expired_at;
-	unsigned int	expired;
-};
-
-static struct sw_test_timer *sw_test_timers(struct kunit *test, unsigned int n)
-{
-	struct sw_test_timer *t = kunit_kcalloc(test, n, sizeof(*t), GFP_KERNEL);
-	unsigned int i;
-
-	KUNIT_ASSERT_NOT_NULL(test, t);
-	for (i = 0; i < n; i++)
-		sw_timer_init(&t[i].timer, 0);
-	return t;
-}
-
-static void sw_test_record(struct sw_timer *timer, unsigned long clk, void *arg)
-{
-	unsigned int *non_deferrable = arg;
-	struct sw_test_timer *t = container_of(timer, struct sw_test_timer, timer);
-
-	t->expired_at = clk;
-	t->expired++;
-	if (non_deferrable && !(timer->flags & SW_TIMER_DEFERRABLE))
-		(*non_deferrable)++;
-}
-
 /*
  * Suite shadow_wheel_geometry: the levels are the ones tabled, and a timer
  * goes to the lowest level whose range covers its delta.
@@ -220,20 +191,13 @@ static void sw_place_is_what_modify_does(struct kunit *test)
 	}
 }
 
-static struct kunit_case sw_geometry_cases[] = {
-	KUNIT_CASE_PARAM(sw_geometry_matches_tables, sw_test_gen_params),
-	KUNIT_CASE(sw_geometry_rejects_bad_input),
-	KUNIT_CASE_PARAM(sw_placement_at_level_boundaries, sw_test_gen_params),
-	KUNIT_CASE_PARAM(sw_level_at_every_bit_length, sw_test_gen_all_params),
-	KUNIT_CASE_PARAM(sw_placement_of_past_expiry, sw_test_gen_params),
-	KUNIT_CASE_PARAM(sw_place_is_what_modify_does, sw_test_gen_all_params),
-	{}
-};
-
-static struct kunit_suite sw_geometry_suite = {
-	.name = "shadow_wheel_geometry",
-	.test_cases = sw_geometry_cases,
-};
+SW_TEST_SUITE(sw_geometry_suite, "shadow_wheel_geometry",
+	      KUNIT_CASE_PARAM(sw_geometry_matches_tables, sw_test_gen_params),
+	      KUNIT_CASE(sw_geometry_rejects_bad_input),
+	      KUNIT_CASE_PARAM(sw_placement_at_level_boundaries, sw_test_gen_params),
+	      KUNIT_CASE_PARAM(sw_level_at_every_bit_length, sw_test_gen_all_params),
+	      KUNIT_CASE_PARAM(sw_placement_of_past_expiry, sw_test_gen_params),
+	      KUNIT_CASE_PARAM(sw_place_is_what_modify_does, sw_test_gen_all_params));
 
 /*
  * Suite shadow_wheel_expiry: a timer never runs before its expiry tick
@@ -313,7 +277,12 @@ static struct sw_test_timer *sw_test_arm_sweep(struct kunit *test, struct sw_bas
 	return t;
 }
 
-static void sw_expiry_ticking_every_tick(struct kunit *test)
+/*
+ * From each start clock: arm the sweep, run the wheel a tick at a time
+ * over its first @tick_by_tick ticks, then on past the last timer at once,
+ * and hold every timer to the contract.
+ */
+static void sw_expiry_sweep(struct kunit *test, unsigned long tick_by_tick)
 {
 	const struct sw_test_param *param = test->param_value;
 	unsigned int c;
@@ -324,27 +293,22 @@ static void sw_expiry_ticking_every_tick(struct kunit *test)
 		struct sw_test_timer *t = sw_test_arm_sweep(test, base);
 		unsigned long now;
 
-		/* Tick by tick past the dense part, then on to the end at once */
-		for (now = clk0; now != clk0 + SW_DENSE_DELTAS + 1024; now++)
+		for (now = clk0; now != clk0 + tick_by_tick; now++)
 			sw_run(base, now, sw_test_record, NULL);
 		sw_run(base, clk0 + (1UL << (SW_SWEEP_MAX_ORDER + 1)), sw_test_record, NULL);
 		sw_test_check_sweep(test, t, clk0);
 	}
 }
 
+/* Tick by tick past the dense part, then on to the end at once */
+static void sw_expiry_ticking_every_tick(struct kunit *test)
+{
+	sw_expiry_sweep(test, SW_DENSE_DELTAS + 1024);
+}
+
 static void sw_expiry_catching_up_at_once(struct kunit *test)
 {
-	const struct sw_test_param *param = test->param_value;
-	unsigned int c;
-
-	for (c = 0; c < SW_TEST_NR_CLOCKS; c++) {
-		unsigned long clk0 = sw_test_clock(param, c);
-		struct sw_base *base = sw_test_new_base(test, clk0);
-		struct sw_test_timer *t = sw_test_arm_sweep(test, base);
-
-		sw_run(base, clk0 + (1UL << (SW_SWEEP_MAX_ORDER + 1)), sw_test_record, NULL);
-		sw_test_check_sweep(test, t, clk0);
-	}
+	sw_expiry_sweep(test, 0);
 }
 
 /* Deferrable timers follow the same contract: only wakeups differ */
@@ -364,17 +328,10 @@ static void sw_expiry_of_deferrable_timers(struct kunit *test)
 	sw_test_check_sweep(test, t, clk0);
 }
 
-static struct kunit_case sw_expiry_cases[] = {
-	KUNIT_CASE_PARAM(sw_expiry_ticking_every_tick, sw_test_gen_params),
-	KUNIT_CASE_PARAM(sw_expiry_catching_up_at_once, sw_test_gen_params),
-	KUNIT_CASE_PARAM(sw_expiry_of_deferrable_timers, sw_test_gen_params),
-	{}
-};
-
-static struct kunit_suite sw_expiry_suite = {
-	.name = "shadow_wheel_expiry",
-	.test_cases = sw_expiry_cases,
-};
+SW_TEST_SUITE(sw_expiry_suite, "shadow_wheel_expiry",
+	      KUNIT_CASE_PARAM(sw_expiry_ticking_every_tick, sw_test_gen_params),
+	      KUNIT_CASE_PARAM(sw_expiry_catching_up_at_once, sw_test_gen_params),
+	      KUNIT_CASE_PARAM(sw_expiry_of_deferrable_timers, sw_test_gen_params));
 
 /*
  * Suite shadow_wheel_next_expiry: the next expiry, found from the bitmap,
@@ -393,24 +350,6 @@ static unsigned long sw_test_random_delta(const struct sw_test_param *param,
 	unsigned int order = r % ilog2(sw_test_cutoff(param));
 
 	return (prandom_u32_state(rnd) | (u64)prandom_u32_state(rnd) << 32) % (2UL << order);
-}
-
-static bool sw_test_brute_next(struct sw_test_timer *t, unsigned int n, unsigned long clk,
-			       unsigned long *next)
-{
-	bool found = false;
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		unsigned long run_at = t[i].timer.bucket_expiry;
-
-		if (!sw_timer_pending(&t[i].timer) || (t[i].timer.flags & SW_TIMER_DEFERRABLE))
-			continue;
-		if (!found || run_at - clk < *next - clk)
-			*next = run_at;
-		found = true;
-	}
-	return found;
 }
 
 static void sw_next_expiry_is_brute_force_minimum(struct kunit *test)
@@ -481,16 +420,9 @@ static void sw_next_expiry_ignores_deferrable(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, sw_next_expiry(base, &next));
 }
 
-static struct kunit_case sw_next_expiry_cases[] = {
-	KUNIT_CASE_PARAM(sw_next_expiry_is_brute_force_minimum, sw_test_gen_params),
-	KUNIT_CASE_PARAM(sw_next_expiry_ignores_deferrable, sw_test_gen_params),
-	{}
-};
-
-static struct kunit_suite sw_next_expiry_suite = {
-	.name = "shadow_wheel_next_expiry",
-	.test_cases = sw_next_expiry_cases,
-};
+SW_TEST_SUITE(sw_next_expiry_suite, "shadow_wheel_next_expiry",
+	      KUNIT_CASE_PARAM(sw_next_expiry_is_brute_force_minimum, sw_test_gen_params),
+	      KUNIT_CASE_PARAM(sw_next_expiry_ignores_deferrable, sw_test_gen_params));
 
 /*
  * Suite shadow_wheel_far: timers beyond the last level's range. The seed
@@ -595,9 +527,6 @@ static void sw_far_modify_back_into_range_unclamps(struct kunit *test)
 #define SW_SWEEP_MAX_DELTAS	(3 * 9 + 4)
 #define SW_SWEEP_CLASSIC_DEPTH	3
 
-/* What a caller's stack may hold before a struct is filled in */
-#define SW_TEST_POISON		0x6b
-
 static unsigned int sw_test_sweep_deltas(const struct sw_test_param *param,
 					 unsigned long deltas[SW_SWEEP_MAX_DELTAS])
 {
@@ -621,26 +550,6 @@ static unsigned int sw_test_sweep_deltas(const struct sw_test_param *param,
 		deltas[n++] = 5 * cutoff + 7;
 	}
 	return n;
-}
-
-/* Run @base up to @end a tick at a time, each into a fresh, dirty sw_tick */
-static unsigned long sw_test_run_tick_by_tick(struct sw_base *base, unsigned long end)
-{
-	unsigned long cascaded = 0;
-
-	for (;;) {
-		struct sw_tick tick;
-		struct sw_timer *timer;
-
-		/* Not every kernel zeroes the stack: the core must not read it */
-		memset(&tick, SW_TEST_POISON, sizeof(tick));
-		if (!sw_collect_tick(base, end, &tick))
-			break;
-		cascaded += tick.cascaded;
-		while ((timer = sw_tick_pop(&tick)))
-			sw_test_record(timer, tick.clk, NULL);
-	}
-	return cascaded;
 }
 
 /*
@@ -673,7 +582,7 @@ static void sw_test_sweep(struct kunit *test, bool tick_by_tick)
 		}
 
 		if (tick_by_tick)
-			cascades = sw_test_run_tick_by_tick(base, clk0 + last + 1);
+			cascades = sw_test_run_tick_by_tick(base, clk0 + last + 1, NULL, NULL);
 		else
 			sw_run(base, clk0 + last + 1, sw_test_record, NULL);
 
@@ -701,18 +610,11 @@ static void sw_far_every_level_collected_tick_by_tick(struct kunit *test)
 	sw_test_sweep(test, true);
 }
 
-static struct kunit_case sw_far_cases[] = {
-	KUNIT_CASE_PARAM(sw_far_timers_cascade_or_clamp, sw_test_gen_params),
-	KUNIT_CASE_PARAM(sw_far_modify_back_into_range_unclamps, sw_test_gen_params),
-	KUNIT_CASE_PARAM(sw_far_every_level_runs_to_expiry, sw_test_gen_all_params),
-	KUNIT_CASE_PARAM(sw_far_every_level_collected_tick_by_tick, sw_test_gen_all_params),
-	{}
-};
-
-static struct kunit_suite sw_far_suite = {
-	.name = "shadow_wheel_far",
-	.test_cases = sw_far_cases,
-};
+SW_TEST_SUITE(sw_far_suite, "shadow_wheel_far",
+	      KUNIT_CASE_PARAM(sw_far_timers_cascade_or_clamp, sw_test_gen_params),
+	      KUNIT_CASE_PARAM(sw_far_modify_back_into_range_unclamps, sw_test_gen_params),
+	      KUNIT_CASE_PARAM(sw_far_every_level_runs_to_expiry, sw_test_gen_all_params),
+	      KUNIT_CASE_PARAM(sw_far_every_level_collected_tick_by_tick, sw_test_gen_all_params));
 
 /*
  * Suite shadow_wheel_ops: arm, modify and cancel, their fast paths, the
@@ -925,21 +827,15 @@ static void sw_ops_take_any_empties_the_wheel(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, sw_next_expiry(base, &next));
 }
 
-static struct kunit_case sw_ops_cases[] = {
-	KUNIT_CASE_PARAM(sw_ops_modify_fast_paths, sw_test_gen_params),
-	KUNIT_CASE_PARAM(sw_ops_cancel_keeps_bitmap_exact, sw_test_gen_params),
-	KUNIT_CASE_PARAM(sw_ops_collected_timers_can_be_cancelled_or_moved, sw_test_gen_params),
-	KUNIT_CASE_PARAM(sw_ops_rearm_from_callback, sw_test_gen_params),
-	KUNIT_CASE_PARAM(sw_ops_forward_idle_clock, sw_test_gen_params),
-	KUNIT_CASE_PARAM(sw_ops_clock_wraps, sw_test_gen_params),
-	KUNIT_CASE_PARAM(sw_ops_take_any_empties_the_wheel, sw_test_gen_params),
-	{}
-};
-
-static struct kunit_suite sw_ops_suite = {
-	.name = "shadow_wheel_ops",
-	.test_cases = sw_ops_cases,
-};
+SW_TEST_SUITE(sw_ops_suite, "shadow_wheel_ops",
+	      KUNIT_CASE_PARAM(sw_ops_modify_fast_paths, sw_test_gen_params),
+	      KUNIT_CASE_PARAM(sw_ops_cancel_keeps_bitmap_exact, sw_test_gen_params),
+	      KUNIT_CASE_PARAM(sw_ops_collected_timers_can_be_cancelled_or_moved,
+			       sw_test_gen_params),
+	      KUNIT_CASE_PARAM(sw_ops_rearm_from_callback, sw_test_gen_params),
+	      KUNIT_CASE_PARAM(sw_ops_forward_idle_clock, sw_test_gen_params),
+	      KUNIT_CASE_PARAM(sw_ops_clock_wraps, sw_test_gen_params),
+	      KUNIT_CASE_PARAM(sw_ops_take_any_empties_the_wheel, sw_test_gen_params));
 
 kunit_test_suites(&sw_geometry_suite, &sw_expiry_suite, &sw_next_expiry_suite, &sw_far_suite,
 		  &sw_ops_suite);

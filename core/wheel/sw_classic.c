@@ -34,9 +34,11 @@
  * skipping of empty ticks (a wheel that fell behind processes every tick
  * in between, as __run_timers() did; only an empty wheel catches up at
  * once). The kernel cached the scan's result, next_timer, lowered by an
- * arm that came earlier and found again by the scan once a cancel of the
- * timer that made it, or the clock passing it, left it stale; the base
- * keeps it the same way (sw_next_expiry()), and a tick that expires
+ * arm that came earlier, or by any arm while it counted no timer (no value
+ * of next_timer could say none: a timer may be due at any tick), and
+ * found again by the scan once a cancel of the timer that made it, or the
+ * clock passing it, left it stale; the base keeps it the same way
+ * (sw_next_expiry(), with a flag for none), and a tick that expires
  * timers leaves it stale.
  */
 

@@ -133,6 +133,7 @@
 #include <linux/build_bug.h>
 #include <linux/errno.h>
 #include <linux/limits.h>
+#include <linux/minmax.h>
 #include <linux/prefetch.h>
 #include <linux/string.h>
 
@@ -660,12 +661,10 @@ static void sw_next_refresh(struct sw_base *base, unsigned int half)
 			next = base->clk + delta;
 	}
 	base->next_stale &= ~(SW_NEXT_STALE(half) | SW_NEXT_NONE(half));
-	if (found) {
+	if (found)
 		base->next_expiry[half] = next;
-	} else {
-		base->next_expiry[half] = base->clk + SW_NOTHING_DUE;
+	else
 		base->next_stale |= SW_NEXT_NONE(half);
-	}
 }
 
 /**
@@ -690,44 +689,61 @@ bool sw_next_expiry(struct sw_base *base, unsigned long *next)
 {
 	if (unlikely(base->next_stale & SW_NEXT_STALE(0)))
 		sw_next_refresh(base, 0);
-	if (base->next_stale & SW_NEXT_NONE(0))
+	if (sw_next_none(base, 0))
 		return false;
 	*next = base->next_expiry[0];
 	return true;
 }
 
 /*
- * The earlier of the two halves' next expiries: no bucket comes due before
- * it, though when one is stale the first that does may come later.
+ * How many ticks from the clock half @half next has a bucket due (when
+ * stale, a bound below that); ULONG_MAX, farther than any tick, when it
+ * has none. A half with buckets pending never has its next expiry before
+ * the clock: the clock does not pass a bucket due.
  */
-static inline unsigned long sw_first_due(const struct sw_base *base)
+static inline unsigned long sw_due_in(const struct sw_base *base, unsigned int half)
 {
-	unsigned long clk = base->clk;
-
-	return base->next_expiry[1] - clk < base->next_expiry[0] - clk ?
-	       base->next_expiry[1] : base->next_expiry[0];
+	return sw_next_none(base, half) ? ULONG_MAX : base->next_expiry[half] - base->clk;
 }
 
-/* Whether no bucket comes due up to @now: sw_first_due() is after it */
+/*
+ * The nearer of the two halves' next expiries, in ticks from the clock: no
+ * bucket comes due sooner, though when one is stale the first that does
+ * may come later.
+ */
+static inline unsigned long sw_first_due_in(const struct sw_base *base)
+{
+	return min(sw_due_in(base, 0), sw_due_in(base, 1));
+}
+
+/*
+ * Whether no bucket comes due from the clock up to @now. A clock already
+ * past @now is as far from it as a tick can be, and only a wheel with
+ * none pending says so: the caller finds nothing to process either way.
+ */
 static inline bool sw_nothing_due(const struct sw_base *base, unsigned long now)
 {
-	return sw_time_after(base->next_expiry[0], now) &&
-	       sw_time_after(base->next_expiry[1], now);
+	unsigned long upto = now - base->clk;
+
+	return sw_due_in(base, 0) > upto && sw_due_in(base, 1) > upto;
 }
 
-/* sw_first_due(), exact if it is not after @now: what skipping up to @now needs */
-static unsigned long sw_first_due_by(struct sw_base *base, unsigned long now)
+/*
+ * sw_first_due_in(), found again where stale if it may come by @now: what
+ * skipping up to @now needs
+ */
+static unsigned long sw_first_due_in_by(struct sw_base *base, unsigned long now)
 {
-	unsigned long first = sw_first_due(base);
+	unsigned long first = sw_first_due_in(base);
 	unsigned int half;
 
-	if (sw_time_after(first, now) || !(base->next_stale & SW_NEXT_STALE_ANY))
+	if (first > now - base->clk || !(base->next_stale & SW_NEXT_STALE_ANY))
 		return first;
 	for (half = 0; half < 2; half++) {
 		if (base->next_stale & SW_NEXT_STALE(half))
 			sw_next_refresh(base, half);
 	}
-	return sw_first_due(base);
+	return sw_first_due_in(base);
 }
 
 /**
@@ -752,8 +768,8 @@ void sw_forward_clock(struct sw_base *base, unsigned long now)
 			base->clk = now;
 		return;
 	}
-	first = sw_first_due_by(base, now);
-	base->clk = sw_time_before(first, now) ? first : now;
+	first = sw_first_due_in_by(base, now);
+	base->clk += min(first, now - base->clk);
 }
 
 static void sw_tick_add_list(struct sw_tick *tick, struct hlist_head *bucket)
@@ -819,7 +835,7 @@ static inline void sw_next_expired(struct sw_base *base, unsigned long clk)
 	unsigned int half;
 
 	for (half = 0; half < 2; half++) {
-		if (!sw_time_after(base->next_expiry[half], clk)) {
+		if (!sw_next_none(base, half) && !sw_time_after(base->next_expiry[half], clk)) {
 			base->next_expiry[half] = clk + 1;
 			base->next_stale |= SW_NEXT_STALE(half);
 		}
@@ -870,18 +886,17 @@ bool sw_collect_tick(struct sw_base *base, unsigned long now, struct sw_tick *ti
 		base->clk++;
 		return true;
 	}
-	first = sw_first_due(base);
+	first = sw_first_due_in(base);
 	/* A bound below the first due tick will do, unless the clock must jump */
-	if (!sw_time_after(first, now) && base->clk != now)
-		first = sw_first_due_by(base, now);
-	if (sw_time_after(first, now)) {
+	if (first <= now - base->clk && base->clk != now)
+		first = sw_first_due_in_by(base, now);
+	if (first > now - base->clk) {
 		/* Nothing due up to @now */
 		tick->clk = now;
 		base->clk = now + 1;
 		return true;
 	}
-	if (sw_time_after(first, base->clk))
-		base->clk = first;
+	base->clk += first;
 	tick->clk = base->clk;
 	lvl_clk = base->clk;
 	for (lvl = 0; lvl < geo->depth; lvl++) {
@@ -986,8 +1001,9 @@ void sw_base_init(struct sw_base *base, const struct sw_geometry *geo, unsigned 
 	base->geo = *geo;
 	base->clk = clk;
 	base->nr_pending = 0;
-	base->next_expiry[0] = clk + SW_NOTHING_DUE;
-	base->next_expiry[1] = clk + SW_NOTHING_DUE;
+	/* None pending: the flags say so, the ticks mean nothing */
+	base->next_expiry[0] = clk;
+	base->next_expiry[1] = clk;
 	base->next_stale = SW_NEXT_NONE(0) | SW_NEXT_NONE(1);
 	bitmap_zero(base->pending_map, SW_TOTAL_BUCKETS);
 	for (i = 0; i < SW_TOTAL_BUCKETS; i++)

@@ -114,7 +114,8 @@ struct sw_geometry {
  *		classic wheel keeps only the first half's, as it kept
  *		next_timer: the earliest expiry of a non-deferrable timer.
  * @next_stale:	per half, SW_NEXT_STALE (@next_expiry is only a bound below
- *		the first bucket's tick) and SW_NEXT_NONE (no bucket pending)
+ *		the first bucket's tick) and SW_NEXT_NONE (no bucket pending,
+ *		and @next_expiry means nothing: no tick is set aside for none)
  * @pending_map: one bit per bucket, set while the bucket holds a timer
  *		(not kept by the classic wheel, which had no such map)
  * @vectors:	the buckets; deferrable ones from %SW_DEFERRABLE_OFFSET on

@@ -7,8 +7,6 @@
 #ifndef _SHADOW_WHEEL_SW_WHEEL_INTERNAL_H
 #define _SHADOW_WHEEL_SW_WHEEL_INTERNAL_H
 
-#include <linux/limits.h>
-
 #include "sw_wheel.h"
 
 /*
@@ -50,8 +48,17 @@ static inline void sw_bucket_add(struct sw_base *base, struct sw_timer *timer,
 #define SW_NEXT_NONE(half)	(2U << (2 * (half)))	/* no bucket of the half pending */
 #define SW_NEXT_STALE_ANY	(SW_NEXT_STALE(0) | SW_NEXT_STALE(1))
 
-/* As far as a first bucket can be from the clock: none is pending */
-#define SW_NOTHING_DUE		(ULONG_MAX >> 1)
+/*
+ * Whether half @half has no bucket pending; its next_expiry then means
+ * nothing. None is this flag and never a tick: a timer may be due at any
+ * tick a delta reaches (the classic wheel's up to clk + LONG_MAX), and a
+ * tick set aside from the clock of the moment is overtaken as the clock
+ * of an idle wheel moves on.
+ */
+static inline bool sw_next_none(const struct sw_base *base, unsigned int half)
+{
+	return base->next_stale & SW_NEXT_NONE(half);
+}
 
 /* The half of the arrays bucket @idx is in: 1 for the deferrable one */
 static inline unsigned int sw_idx_half(unsigned int idx)
@@ -60,13 +67,15 @@ static inline unsigned int sw_idx_half(unsigned int idx)
 }
 
 /*
- * A bucket of half @half comes due at @due (not before the clock): if that
- * is earlier than the half's next expiry, it is the new one, and exact
- * (whatever the old one was, nothing pending comes due before it).
+ * A bucket of half @half comes due at @due (not before the clock): if the
+ * half had none pending, or @due is earlier than its next expiry, it is
+ * the new one, and exact (whatever the old one was, nothing pending comes
+ * due before it). The kernel's classic wheel, too, took any timer while it
+ * counted none, rather than compare with next_timer.
  */
 static inline void sw_next_lower(struct sw_base *base, unsigned int half, unsigned long due)
 {
-	if (sw_time_before(due, base->next_expiry[half])) {
+	if (sw_next_none(base, half) || sw_time_before(due, base->next_expiry[half])) {
 		base->next_expiry[half] = due;
 		base->next_stale &= ~(SW_NEXT_STALE(half) | SW_NEXT_NONE(half));
 	}
