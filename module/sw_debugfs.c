@@ -177,6 +177,7 @@ SW_MIRROR_FILE(stats);
 SW_MIRROR_FILE(lateness);
 SW_MIRROR_FILE(diff);
 SW_MIRROR_FILE(top);
+SW_MIRROR_FILE(summary);
 
 /*
  * mirror/enable: 1 starts the mirror, 0 stops it; reads whether it runs.
@@ -235,6 +236,7 @@ static void sw_debugfs_mirror_init(struct dentry *parent)
 	debugfs_create_file("lateness", 0444, dir, NULL, &sw_mirror_lateness_fops);
 	debugfs_create_file("diff", 0444, dir, NULL, &sw_mirror_diff_fops);
 	debugfs_create_file("top", 0444, dir, NULL, &sw_mirror_top_fops);
+	debugfs_create_file("summary", 0444, dir, NULL, &sw_mirror_summary_fops);
 }
 
 int sw_debugfs_init(void)

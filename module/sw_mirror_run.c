@@ -497,37 +497,18 @@ void sw_mirror_exit(void)
 	mutex_unlock(&sw_mirror_mutex);
 }
 
-/**
- * struct sw_mirror_snap - the mirror's figures, copied out for a read
- * @running:	the probes were registered
- * @nr_recs:	records in the pool
- * @log_size:	events its log holds
- * @drained:	events drained from the log
- * @drained_by_probes: of those, by probes that found it full
- * @lost:	events that found no room in the log
- * @rep:	the figures the report prints
- */
-struct sw_mirror_snap {
-	bool				running;
-	unsigned int			nr_recs;
-	unsigned long			log_size;
-	unsigned long			drained;
-	unsigned long			drained_by_probes;
-	unsigned long			lost;
-	struct sw_mirror_report		rep;
-};
-
 /* Rounds of catching up a read may do, each under the lock */
 #define SW_MIRROR_READ_ROUNDS	64
 
 /*
- * Copy the mirror's figures into @snap (and, if @top, its top table),
+ * Take the mirror's report into @rep (with its top table if @with_top),
  * having brought its wheels up to jiffies first, a budget at a time with
  * the lock dropped in between. Returns false if it never ran.
  */
-static bool sw_mirror_snapshot(struct sw_mirror_snap *snap, struct sw_mirror_top *top)
+static bool sw_mirror_snapshot(struct sw_mirror_report *rep, bool with_top)
 {
 	struct sw_mirror_live *live = &sw_live_mirror;
+	struct sw_mirror_head head = { .has_log = true, .caught_up = true };
 	struct sw_mirror *m = live->m;
 	unsigned long flags;
 	unsigned int round;
@@ -536,51 +517,49 @@ static bool sw_mirror_snapshot(struct sw_mirror_snap *snap, struct sw_mirror_top
 	if (!m)
 		return false;
 	sw_mirror_drain();
-	for (round = 0; round < SW_MIRROR_READ_ROUNDS; round++) {
+	for (round = 0; live->running && round < SW_MIRROR_READ_ROUNDS; round++) {
 		raw_spin_lock_irqsave(&sw_mirror_lock, flags);
-		snap->rep.caught_up = live->running ? sw_mirror_advance(m, jiffies) : true;
+		head.caught_up = sw_mirror_advance(m, jiffies);
 		raw_spin_unlock_irqrestore(&sw_mirror_lock, flags);
-		if (snap->rep.caught_up)
+		if (head.caught_up)
 			break;
 		cond_resched();
 	}
 	raw_spin_lock_irqsave(&sw_mirror_lock, flags);
-	snap->running = live->running;
-	snap->nr_recs = live->nr_recs;
-	snap->log_size = live->log.mask + 1;
-	snap->drained = live->drained;
-	snap->drained_by_probes = live->drained_by_probes;
-	snap->lost = atomic_long_read(&live->lost);
-	sw_mirror_report_take(&snap->rep, m);
-	snap->rep.elapsed = (live->running ? jiffies : live->stopped) - live->started;
-	snap->rep.own_events = live->own_events;
-	if (top)
-		*top = *live->top;
+	head.running = live->running;
+	head.records = live->nr_recs;
+	head.elapsed_ms = jiffies_to_msecs((live->running ? jiffies : live->stopped) -
+					   live->started);
+	head.own_events = live->own_events;
+	head.log_size = live->log.mask + 1;
+	head.log_drained = live->drained;
+	head.log_drained_by_probes = live->drained_by_probes;
+	head.log_lost = atomic_long_read(&live->lost);
+	sw_mirror_report_take(rep, &head, m, with_top ? live->top : NULL);
 	raw_spin_unlock_irqrestore(&sw_mirror_lock, flags);
 	return true;
 }
 
 /*
- * A read: the snapshot in *@snapp, or NULL and a line saying the mirror
+ * A read: the report in *@repp, or NULL and a line saying the mirror
  * never ran. Returns 0 or -ENOMEM.
  */
-static int sw_mirror_read(struct seq_file *s, struct sw_mirror_top *top,
-			  struct sw_mirror_snap **snapp)
+static int sw_mirror_read(struct seq_file *s, bool with_top, struct sw_mirror_report **repp)
 {
-	struct sw_mirror_snap *snap = kvzalloc(sizeof(*snap), GFP_KERNEL);
+	struct sw_mirror_report *rep = kvzalloc(sizeof(*rep), GFP_KERNEL);
 
-	*snapp = NULL;
-	if (!snap)
+	*repp = NULL;
+	if (!rep)
 		return -ENOMEM;
 	mutex_lock(&sw_mirror_mutex);
-	if (!sw_mirror_snapshot(snap, top)) {
+	if (!sw_mirror_snapshot(rep, with_top)) {
 		mutex_unlock(&sw_mirror_mutex);
 		seq_puts(s, "running 0\n");
-		kvfree(snap);
+		kvfree(rep);
 		return 0;
 	}
 	mutex_unlock(&sw_mirror_mutex);
-	*snapp = snap;
+	*repp = rep;
 	return 0;
 }
 
@@ -601,69 +580,43 @@ static void sw_mirror_seq_fn(struct sw_print *p, const void *fn)
 	.ctx = (s),						\
 }
 
-int sw_mirror_show_stats(struct seq_file *s)
+/* A mirror/ file: the report, @print'ed into the read */
+static int sw_mirror_show(struct seq_file *s, bool with_top,
+			  void (*print)(struct sw_print *p, const struct sw_mirror_report *rep))
 {
 	struct sw_print p = SW_MIRROR_SEQ_PRINT(s);
-	struct sw_mirror_snap *snap;
+	struct sw_mirror_report *rep;
 	int ret;
 
-	ret = sw_mirror_read(s, NULL, &snap);
-	if (ret || !snap)
+	ret = sw_mirror_read(s, with_top, &rep);
+	if (ret || !rep)
 		return ret;
-	seq_printf(s, "running %d\nrecords %u\nelapsed_ms %u\nhz %d\nwheels %u\n",
-		   snap->running, snap->nr_recs, jiffies_to_msecs(snap->rep.elapsed), HZ,
-		   snap->rep.nr_wheels);
-	seq_printf(s, "log_size %lu\nlog_drained %lu\nlog_drained_by_probes %lu\nlog_lost %lu\n",
-		   snap->log_size, snap->drained, snap->drained_by_probes, snap->lost);
-	sw_mirror_report_stats(&p, &snap->rep);
-	kvfree(snap);
+	print(&p, rep);
+	kvfree(rep);
 	return 0;
+}
+
+int sw_mirror_show_stats(struct seq_file *s)
+{
+	return sw_mirror_show(s, false, sw_mirror_report_stats);
 }
 
 int sw_mirror_show_lateness(struct seq_file *s)
 {
-	struct sw_print p = SW_MIRROR_SEQ_PRINT(s);
-	struct sw_mirror_snap *snap;
-	int ret;
-
-	ret = sw_mirror_read(s, NULL, &snap);
-	if (ret || !snap)
-		return ret;
-	sw_mirror_report_lateness(&p, &snap->rep);
-	kvfree(snap);
-	return 0;
+	return sw_mirror_show(s, false, sw_mirror_report_lateness);
 }
 
 int sw_mirror_show_diff(struct seq_file *s)
 {
-	struct sw_print p = SW_MIRROR_SEQ_PRINT(s);
-	struct sw_mirror_snap *snap;
-	int ret;
-
-	ret = sw_mirror_read(s, NULL, &snap);
-	if (ret || !snap)
-		return ret;
-	sw_mirror_report_diff(&p, &snap->rep);
-	kvfree(snap);
-	return 0;
+	return sw_mirror_show(s, false, sw_mirror_report_diff);
 }
 
 int sw_mirror_show_top(struct seq_file *s)
 {
-	struct sw_mirror_top *top = kvzalloc(sizeof(*top), GFP_KERNEL);
-	struct sw_print p = SW_MIRROR_SEQ_PRINT(s);
-	struct sw_mirror_snap *snap;
-	int ret;
+	return sw_mirror_show(s, true, sw_mirror_report_top);
+}
 
-	if (!top)
-		return -ENOMEM;
-	ret = sw_mirror_read(s, top, &snap);
-	if (ret || !snap) {
-		kvfree(top);
-		return ret;
-	}
-	sw_mirror_report_top(&p, &snap->rep, top);
-	kvfree(snap);
-	kvfree(top);
-	return 0;
+int sw_mirror_show_summary(struct seq_file *s)
+{
+	return sw_mirror_show(s, true, sw_mirror_report_summary);
 }

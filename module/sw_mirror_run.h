@@ -23,5 +23,6 @@ int sw_mirror_show_stats(struct seq_file *s);
 int sw_mirror_show_lateness(struct seq_file *s);
 int sw_mirror_show_diff(struct seq_file *s);
 int sw_mirror_show_top(struct seq_file *s);
+int sw_mirror_show_summary(struct seq_file *s);
 
 #endif /* _SHADOW_WHEEL_SW_MIRROR_RUN_H */
