@@ -438,8 +438,10 @@ static void sw_replay_report(struct sw_replay *rp, const struct sw_mirror_report
 	struct sw_print p = { .vprintf = sw_stdio_vprintf, .fn = sw_stdio_fn, .ctx = rp };
 	unsigned int w;
 
-	if (show & SW_SHOW_SUMMARY)
+	if (show & SW_SHOW_SUMMARY) {
+		printf("\n");
 		sw_mirror_report_summary(&p, rep);
+	}
 	if (show & SW_SHOW_STATS) {
 		printf("# stats\n");
 		sw_mirror_report_stats(&p, rep);
@@ -646,7 +648,7 @@ int main(int argc, char **argv)
 		printf("replay trace %s events %zu timers %zu cpus %u other_events %llu missed %lld\n",
 		       path, rp.t.nr, rp.timers.nr, rp.t.nr_cpus,
 		       (unsigned long long)rp.t.other, rp.t.missed);
-		printf("replay hz %u (%s)\n%s", rp.hz, why, show == SW_SHOW_SUMMARY ? "\n" : "");
+		printf("replay hz %u (%s)\n", rp.hz, why);
 	}
 	if (time_rounds) {
 		size_t *timer_of = xcalloc(rp.t.nr, sizeof(*timer_of));
