@@ -72,6 +72,7 @@ static void sw_mirror_report_derive(struct sw_mirror_report *rep)
 
 		wf->cascaded_per_s = sw_report_per_s(wf->cascaded, ms);
 		wf->due_ticks_per_s = sw_report_per_s(wf->due_ticks, ms);
+		wf->expired_per_due_tick_milli = sw_report_milli(fig->expired, wf->due_ticks);
 	}
 }
 
