@@ -385,6 +385,9 @@ static void sw_tt_summary(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, sw_tt_spans(sw_tt_line(s->buf, "classic.250 ", line, sizeof(line)),
 					    "classic.250        25.0          0            0 ",
 					    "       0/0 ms"));
+	/* The one expiry ran at a busy tick of its own */
+	KUNIT_EXPECT_NOT_NULL(test, strstr(sw_tt_line(s->buf, "mainline.250 ", line, sizeof(line)),
+					   "            1.000 "));
 	KUNIT_EXPECT_STREQ(test, sw_tt_line(s->buf, "  placement", line, sizeof(line)),
 			   "  placement 4 of 4 match (100.000%)");
 	KUNIT_EXPECT_STREQ(test, sw_tt_line(s->buf, "  expiry", line, sizeof(line)),
@@ -443,6 +446,7 @@ static void sw_tt_stats_keys(struct kunit *test)
 						       sizeof(line)),
 					    "wheel mainline.250 seen 4 cancelled 1 expired 1 pending 2 dropped 0 cascaded 0 cascaded_per_s 0 due_ticks 1 due_ticks_per_s 0 ",
 					    " clamped 0 parked 0 ran_ahead 1 behind 0"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(line, " expired_per_due_tick_milli 1000 "));
 	r->rep.head.has_log = true;
 	r->rep.head.log_lost = 3;
 	s->len = 0;
