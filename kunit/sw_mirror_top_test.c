@@ -200,6 +200,17 @@ static void sw_tt_print_fn(struct sw_print *p, const void *fn)
 	sw_printf(p, "f%d", (int)((const char *)fn - sw_tt_fns));
 }
 
+/* An empty sink */
+static struct sw_tt_sink *sw_tt_sink_new(struct kunit *test)
+{
+	struct sw_tt_sink *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	s->p.vprintf = sw_tt_vprintf;
+	s->p.fn = sw_tt_print_fn;
+	return s;
+}
+
 /* Count the lines of @buf, and return the start of the last */
 static unsigned int sw_tt_lines(const char *buf, const char **last)
 {
@@ -228,17 +239,14 @@ static void sw_tt_report_top(struct sw_mirror_report *rep, const struct sw_mirro
 /* mirror/top: most events first, "(others)" last, and only with events */
 static void sw_tt_report_order(struct kunit *test)
 {
-	struct sw_tt_sink *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	struct sw_tt_sink *s = sw_tt_sink_new(test);
 	struct sw_mirror_report *rep = kunit_kzalloc(test, sizeof(*rep), GFP_KERNEL);
 	struct sw_mirror_top *top = sw_tt_new(test);
 	struct sw_mirror_outcome out = {};
 	const char *last;
 	unsigned int i;
 
-	KUNIT_ASSERT_NOT_NULL(test, s);
 	KUNIT_ASSERT_NOT_NULL(test, rep);
-	s->p.vprintf = sw_tt_vprintf;
-	s->p.fn = sw_tt_print_fn;
 	rep->fig.wheels = 1;
 	rep->fig.wheel[0].kind = SW_WHEEL_MAINLINE;
 	rep->fig.wheel[0].vhz = 250;
@@ -364,13 +372,10 @@ static bool sw_tt_spans(const char *line, const char *start, const char *end)
  */
 static void sw_tt_summary(struct kunit *test)
 {
-	struct sw_tt_sink *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	struct sw_tt_sink *s = sw_tt_sink_new(test);
 	struct sw_tt_run *r = sw_tt_known_run(test);
 	char line[160];
 
-	KUNIT_ASSERT_NOT_NULL(test, s);
-	s->p.vprintf = sw_tt_vprintf;
-	s->p.fn = sw_tt_print_fn;
 	sw_mirror_report_summary(&s->p, &r->rep);
 	KUNIT_ASSERT_LT(test, s->len, sizeof(s->buf));
 	KUNIT_EXPECT_STREQ(test, sw_tt_line(s->buf, "mirror:", line, sizeof(line)),
@@ -403,13 +408,10 @@ static void sw_tt_summary(struct kunit *test)
 /* No printer changes the snapshot; the snapshot does not follow the mirror */
 static void sw_tt_print_leaves_report(struct kunit *test)
 {
-	struct sw_tt_sink *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	struct sw_tt_sink *s = sw_tt_sink_new(test);
 	struct sw_tt_run *r = sw_tt_known_run(test);
 	unsigned long seen = r->rep.fig.seen;
 
-	KUNIT_ASSERT_NOT_NULL(test, s);
-	s->p.vprintf = sw_tt_vprintf;
-	s->p.fn = sw_tt_print_fn;
 	r->copy = r->rep;
 	sw_mirror_report_stats(&s->p, &r->rep);
 	sw_mirror_report_lateness(&s->p, &r->rep);
@@ -426,15 +428,12 @@ static void sw_tt_print_leaves_report(struct kunit *test)
 /* mirror/stats: the figures' lines, the wheel lines with every wheel figure of the list */
 static void sw_tt_stats_keys(struct kunit *test)
 {
-	struct sw_tt_sink *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	struct sw_tt_sink *s = sw_tt_sink_new(test);
 	static const char lines[] = "running 1\nrecords 8\nelapsed_ms 2000\nhz 250\nwheels 9\n"
 				    "consistent 1\ncaught_up 1\n";
 	struct sw_tt_run *r = sw_tt_known_run(test);
 	char line[400];
 
-	KUNIT_ASSERT_NOT_NULL(test, s);
-	s->p.vprintf = sw_tt_vprintf;
-	s->p.fn = sw_tt_print_fn;
 	sw_mirror_report_stats(&s->p, &r->rep);
 	KUNIT_ASSERT_LT(test, s->len, sizeof(s->buf));
 	KUNIT_EXPECT_EQ(test, strncmp(s->buf, lines, strlen(lines)), 0);
