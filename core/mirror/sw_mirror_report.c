@@ -371,10 +371,12 @@ static void sw_report_fixed(char *buf, size_t size, unsigned long v, unsigned in
 		snprintf(buf, size, "%lu", v);
 }
 
-/* Microseconds as whole milliseconds, rounded */
-static unsigned long long sw_report_ms(unsigned long long us)
+/* The lateness @lat does not exceed for @q per mille of its timers, in ms, rounded */
+static unsigned long long sw_report_lat_ms(const struct sw_mirror_lateness *lat, unsigned int q,
+					   unsigned int hz)
 {
-	return div64_u64(us + 500, 1000);
+	return div64_u64(sw_mirror_report_ticks_us(sw_mirror_lat_quantile(lat, q), hz) + 500,
+			 1000);
 }
 
 /* The levels with expiries in any wheel: 1 + the highest */
@@ -415,20 +417,20 @@ static unsigned int sw_report_summary_wheels(struct sw_print *p,
 		sw_mirror_report_wheel_name(cell, sizeof(cell), rep, w);
 		sw_printf(p, "%-14s", cell);
 		for (f = sw_mirror_figs; f < sw_mirror_figs + SW_MIRROR_NR_FIGS; f++) {
-			if (!*f->column)
+			int width = strlen(f->column);
+
+			if (!width)
 				continue;
 			sw_report_fixed(cell, sizeof(cell), sw_mirror_fig_value(rep, f, w), f->div);
-			sw_printf(p, " %*s", max((int)strlen(f->column), 8), cell);
+			sw_printf(p, " %*s", max(width, 8), cell);
 		}
 		for (lvl = 0; lvl < levels; lvl++) {
 			const struct sw_mirror_lateness *lat = &wf->lat[lvl];
 
 			if (lvl < wf->depth && lat->count) {
 				snprintf(cell, sizeof(cell), "%llu/%llu ms",
-					 sw_report_ms(sw_mirror_report_ticks_us(
-						sw_mirror_lat_quantile(lat, 500), wf->vhz)),
-					 sw_report_ms(sw_mirror_report_ticks_us(
-						sw_mirror_lat_quantile(lat, 990), wf->vhz)));
+					 sw_report_lat_ms(lat, 500, wf->vhz),
+					 sw_report_lat_ms(lat, 990, wf->vhz));
 				early += !!lat->hist[0];
 			} else {
 				snprintf(cell, sizeof(cell), "-");
@@ -475,7 +477,8 @@ void sw_mirror_report_summary(struct sw_print *p, const struct sw_mirror_report 
 {
 	const struct sw_mirror_figures *fig = &rep->fig;
 	unsigned long ds = (rep->head.elapsed_ms + 50) / 100;	/* tenths of a second */
-	unsigned int i, early;
+	unsigned int i, early, fns = min_t(unsigned int, sw_report_nr_fns(rep),
+					   SW_REPORT_SUMMARY_FNS);
 
 	sw_printf(p,
 		  "mirror: %lu.%lu s of the kernel's own timers, HZ=%lu: %lu armed, %lu expired, %lu cancelled, %lu pending, %lu dropped, %lu run remotely\n\n",
@@ -487,7 +490,7 @@ void sw_mirror_report_summary(struct sw_print *p, const struct sw_mirror_report 
 	sw_report_summary_diff(p, rep, SW_DIFF_EXPIRY);
 	if (rep->has_top) {
 		sw_printf(p, "\ntimer functions, most events first:\n");
-		for (i = 0; i < min_t(unsigned int, sw_report_nr_fns(rep), SW_REPORT_SUMMARY_FNS); i++) {
+		for (i = 0; i < fns; i++) {
 			const struct sw_mirror_fn *f = sw_report_fn_at(rep, i);
 
 			sw_printf(p, "  %8lu events  ", sw_mirror_fn_events(f));

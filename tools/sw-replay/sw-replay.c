@@ -645,9 +645,10 @@ int main(int argc, char **argv)
 	sw_derive_now(&rp);
 	sw_replay_setup(&rp);
 	if (show != SW_SHOW_JSON) {
-		printf("replay trace %s events %zu timers %zu cpus %u other_events %llu missed %lld\n",
-		       path, rp.t.nr, rp.timers.nr, rp.t.nr_cpus,
-		       (unsigned long long)rp.t.other, rp.t.missed);
+		printf("replay trace %s events %zu timers %zu cpus %u",
+		       path, rp.t.nr, rp.timers.nr, rp.t.nr_cpus);
+		printf(" other_events %llu missed %lld\n", (unsigned long long)rp.t.other,
+		       rp.t.missed);
 		printf("replay hz %u (%s)\n", rp.hz, why);
 	}
 	if (time_rounds) {

@@ -42,14 +42,16 @@ static void sw_json_add_s64(struct json_object *o, const char *key, s64 v)
 	json_object_object_add(o, key, json_object_new_int64(v));
 }
 
-/* The list's figures of @scope (head and log together) into @o */
+/* The list's figures into @o: a wheel's (@w), or the others (head, log, mirror) */
 static void sw_json_figures(struct json_object *o, const struct sw_mirror_report *rep,
 			    bool wheel, unsigned int w)
 {
 	const struct sw_mirror_fig *f;
 
 	for (f = sw_mirror_figs; f < sw_mirror_figs + SW_MIRROR_NR_FIGS; f++) {
-		if ((f->scope == SW_FIG_WHEEL) != wheel)
+		bool of_wheel = f->scope == SW_FIG_WHEEL;
+
+		if (of_wheel != wheel)
 			continue;
 		if (f->scope == SW_FIG_LOG && !rep->head.has_log)
 			json_object_object_add(o, f->name, NULL);
@@ -99,11 +101,11 @@ static struct json_object *sw_json_wheels(const struct sw_mirror_report *rep)
 
 	for (w = 0; w < rep->fig.wheels; w++) {
 		struct json_object *o = json_object_new_object();
+		const char *kind = sw_wheel_kind_name(rep->fig.wheel[w].kind);
 
 		sw_mirror_report_wheel_name(name, sizeof(name), rep, w);
 		json_object_object_add(o, "name", json_object_new_string(name));
-		json_object_object_add(o, "kind",
-				       json_object_new_string(sw_wheel_kind_name(rep->fig.wheel[w].kind)));
+		json_object_object_add(o, "kind", json_object_new_string(kind));
 		sw_json_add_u64(o, "hz", rep->fig.wheel[w].vhz);
 		sw_json_figures(o, rep, true, w);
 		json_object_object_add(o, "lateness", sw_json_lateness(rep, w));
@@ -206,7 +208,8 @@ static struct json_object *sw_json_figure_list(void)
 		struct json_object *o = json_object_new_object();
 
 		json_object_object_add(o, "name", json_object_new_string(f->name));
-		json_object_object_add(o, "scope", json_object_new_string(sw_json_scopes[f->scope]));
+		json_object_object_add(o, "scope",
+				       json_object_new_string(sw_json_scopes[f->scope]));
 		json_object_object_add(o, "unit", json_object_new_string(f->unit));
 		json_object_object_add(o, "merge", json_object_new_string(f->merge));
 		json_object_object_add(o, "stats", json_object_new_string(sw_json_stats[f->stats]));
