@@ -188,6 +188,7 @@ static const struct {
 	{ "lateness",	SW_LIVE_LATENESS },
 	{ "diff",	SW_LIVE_DIFF },
 	{ "top",	SW_LIVE_TOP },
+	{ "summary",	SW_LIVE_SUMMARY },
 };
 
 static int sw_live_file_show(struct seq_file *m, void *unused)

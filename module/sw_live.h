@@ -24,6 +24,7 @@ enum sw_live_section {
 	SW_LIVE_LATENESS,
 	SW_LIVE_DIFF,
 	SW_LIVE_TOP,
+	SW_LIVE_SUMMARY,
 };
 
 int sw_live_show(struct seq_file *s, enum sw_live_section section);

@@ -16,37 +16,18 @@
 #include "sw_live_state.h"
 #include "sw_mirror_report.h"
 
-/**
- * struct sw_live_snap - the mirror's figures, copied out for a read
- * @running:	the probes were registered
- * @nr_recs:	records in the pool
- * @log_size:	events its log holds
- * @drained:	events drained from the log
- * @drained_by_probes: of those, by probes that found it full
- * @lost:	events that found no room in the log
- * @rep:	the figures the report prints
- */
-struct sw_live_snap {
-	bool				running;
-	unsigned int			nr_recs;
-	unsigned long			log_size;
-	unsigned long			drained;
-	unsigned long			drained_by_probes;
-	unsigned long			lost;
-	struct sw_mirror_report		rep;
-};
-
 /* Rounds of catching up a read may do, each under the lock */
 #define SW_LIVE_READ_ROUNDS	64
 
 /*
- * Copy the mirror's figures into @snap (and, if @top, its top table),
+ * Take the mirror's report into @rep (with its top table if @with_top),
  * having brought its wheels up to jiffies first, a budget at a time with
  * the lock dropped in between. Returns false if it never ran.
  */
-static bool sw_live_snapshot(struct sw_live_snap *snap, struct sw_mirror_top *top)
+static bool sw_live_snapshot(struct sw_mirror_report *rep, bool with_top)
 {
 	struct sw_live *live = &sw_live_mirror;
+	struct sw_mirror_head head = { .has_log = true, .caught_up = true };
 	struct sw_mirror *m = live->m;
 	unsigned long flags;
 	unsigned int round;
@@ -55,26 +36,25 @@ static bool sw_live_snapshot(struct sw_live_snap *snap, struct sw_mirror_top *to
 	if (!m)
 		return false;
 	sw_live_drain();
-	for (round = 0; round < SW_LIVE_READ_ROUNDS; round++) {
+	for (round = 0; live->running && round < SW_LIVE_READ_ROUNDS; round++) {
 		raw_spin_lock_irqsave(&sw_live_lock, flags);
-		snap->rep.caught_up = live->running ? sw_mirror_advance(m, jiffies) : true;
+		head.caught_up = sw_mirror_advance(m, jiffies);
 		raw_spin_unlock_irqrestore(&sw_live_lock, flags);
-		if (snap->rep.caught_up)
+		if (head.caught_up)
 			break;
 		cond_resched();
 	}
 	raw_spin_lock_irqsave(&sw_live_lock, flags);
-	snap->running = live->running;
-	snap->nr_recs = live->nr_recs;
-	snap->log_size = live->log.mask + 1;
-	snap->drained = live->drained;
-	snap->drained_by_probes = live->drained_by_probes;
-	snap->lost = atomic_long_read(&live->lost);
-	sw_mirror_report_take(&snap->rep, m);
-	snap->rep.elapsed = (live->running ? jiffies : live->stopped) - live->started;
-	snap->rep.own_events = live->own_events;
-	if (top)
-		*top = *live->top;
+	head.running = live->running;
+	head.records = live->nr_recs;
+	head.elapsed_ms = jiffies_to_msecs((live->running ? jiffies : live->stopped) -
+					   live->started);
+	head.own_events = live->own_events;
+	head.log_size = live->log.mask + 1;
+	head.log_drained = live->drained;
+	head.log_drained_by_probes = live->drained_by_probes;
+	head.log_lost = atomic_long_read(&live->lost);
+	sw_mirror_report_take(rep, &head, m, with_top ? live->top : NULL);
 	raw_spin_unlock_irqrestore(&sw_live_lock, flags);
 	return true;
 }
@@ -89,23 +69,25 @@ static void sw_live_seq_fn(struct sw_print *p, const void *fn)
 	seq_printf(p->ctx, "%ps", fn);
 }
 
-/* What the module adds to the stats section: the probes' side */
-static void sw_live_show_feed(struct seq_file *s, const struct sw_live_snap *snap)
-{
-	seq_printf(s, "running %d\nrecords %u\nelapsed_ms %u\nhz %d\nwheels %u\n",
-		   snap->running, snap->nr_recs, jiffies_to_msecs(snap->rep.elapsed), HZ,
-		   snap->rep.nr_wheels);
-	seq_printf(s, "log_size %lu\nlog_drained %lu\nlog_drained_by_probes %lu\nlog_lost %lu\n",
-		   snap->log_size, snap->drained, snap->drained_by_probes, snap->lost);
-}
+/* Each section: what prints it, and whether it needs the top table */
+static const struct {
+	void	(*print)(struct sw_print *p, const struct sw_mirror_report *rep);
+	bool	with_top;
+} sw_live_sections[] = {
+	[SW_LIVE_STATS]		= { sw_mirror_report_stats, false },
+	[SW_LIVE_LATENESS]	= { sw_mirror_report_lateness, false },
+	[SW_LIVE_DIFF]		= { sw_mirror_report_diff, false },
+	[SW_LIVE_TOP]		= { sw_mirror_report_top, true },
+	[SW_LIVE_SUMMARY]	= { sw_mirror_report_summary, true },
+};
 
 /**
  * sw_live_show - a read of a file of debugfs mirror/
  * @s:		the read
  * @section:	which section of the mirror's report the file is
  *
- * Copies the mirror out (sw_live_snapshot()) and prints the section from
- * the copy; a mirror that never ran reads "running 0".
+ * Takes the mirror's report (sw_live_snapshot()) and prints the section
+ * from it; a mirror that never ran reads "running 0".
  *
  * Return: 0 or -ENOMEM.
  */
@@ -114,41 +96,20 @@ int sw_live_show(struct seq_file *s, enum sw_live_section section)
 	struct sw_print p = {
 		.vprintf = sw_live_seq_vprintf, .fn = sw_live_seq_fn, .ctx = s,
 	};
-	struct sw_mirror_top *top = NULL;
-	struct sw_live_snap *snap;
+	struct sw_mirror_report *rep;
 	bool ran;
 
-	snap = kvzalloc(sizeof(*snap), GFP_KERNEL);
-	if (section == SW_LIVE_TOP)
-		top = kvzalloc(sizeof(*top), GFP_KERNEL);
-	if (!snap || (section == SW_LIVE_TOP && !top)) {
-		kvfree(snap);
+	rep = kvzalloc(sizeof(*rep), GFP_KERNEL);
+	if (!rep)
 		return -ENOMEM;
-	}
 	mutex_lock(&sw_live_mutex);
-	ran = sw_live_snapshot(snap, top);
+	ran = sw_live_snapshot(rep, sw_live_sections[section].with_top);
 	mutex_unlock(&sw_live_mutex);
 
-	if (!ran) {
+	if (ran)
+		sw_live_sections[section].print(&p, rep);
+	else
 		seq_puts(s, "running 0\n");
-	} else {
-		switch (section) {
-		case SW_LIVE_STATS:
-			sw_live_show_feed(s, snap);
-			sw_mirror_report_stats(&p, &snap->rep);
-			break;
-		case SW_LIVE_LATENESS:
-			sw_mirror_report_lateness(&p, &snap->rep);
-			break;
-		case SW_LIVE_DIFF:
-			sw_mirror_report_diff(&p, &snap->rep);
-			break;
-		case SW_LIVE_TOP:
-			sw_mirror_report_top(&p, &snap->rep, top);
-			break;
-		}
-	}
-	kvfree(top);
-	kvfree(snap);
+	kvfree(rep);
 	return 0;
 }

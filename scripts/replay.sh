@@ -4,7 +4,8 @@
 # Recorded kernel timer traffic replayed in user space (tools/sw-replay,
 # docs/replay.rst):
 #
-#   scripts/replay.sh [sw-replay options] TRACE...   the report of each trace
+#   scripts/replay.sh [sw-replay options] TRACE      the report of a trace (the
+#                                                    summary; --raw, --json...)
 #   scripts/replay.sh --check [TRACE...]             the test of make check
 #   scripts/replay.sh --fuzz [--runs N] [TRACE]      the reader under ASan,
 #                                                    fed broken copies
@@ -13,8 +14,11 @@
 #
 # TRACE is a trace.dat, or one compressed with xz, gzip or zstd
 # (.dat.xz/.gz/.zst); --check and --fuzz take the shipped traces under
-# traces/ by default. --check replays each one with sw-replay --check and
-# ends with "replay: P passed, F failed"; no trace at all is a failure.
+# traces/ by default. --check replays each one with sw-replay --check,
+# checks that its sw-replay --json parses and carries every figure of
+# core/mirror/sw_mirror_figures_list.h, and that docs/ABI documents every
+# key mirror/stats prints; it ends with "replay: P passed, F failed"; no
+# trace at all is a failure.
 # --fuzz (default 500 runs) truncates the trace at random lengths and flips
 # random bytes of it, and runs each copy through sw-replay built with
 # AddressSanitizer and UBSan: every run must end with the report or a
@@ -31,7 +35,7 @@ set -u
 SW_REPLAY_DIR=$SW_ROOT/tools/sw-replay
 
 sw_need_packages build-essential pkg-config libtracecmd-dev libtraceevent-dev \
-	libtracefs-dev xz-utils zstd gzip
+	libtracefs-dev libjson-c-dev xz-utils zstd gzip
 
 work=$(mktemp -d) || exit 1
 trap 'rm -rf "$work"' EXIT
@@ -56,6 +60,72 @@ sw_replay_traces()
 {
 	ls "$SW_ROOT"/traces/*.dat "$SW_ROOT"/traces/*.dat.xz "$SW_ROOT"/traces/*.dat.gz \
 		"$SW_ROOT"/traces/*.dat.zst 2>/dev/null
+}
+
+SW_FIG_LIST=$SW_ROOT/core/mirror/sw_mirror_figures_list.h
+SW_ABI=$SW_ROOT/docs/ABI/debugfs-shadow-wheel
+
+# The list of figures as "SCOPE NAME STATS" lines, read from the header
+sw_replay_figures()
+{
+	sed -n 's/^SW_MIRROR_FIG(\(.*\))$/\1/p' "$SW_FIG_LIST" |
+		awk -F', *|,\t*' '{ gsub(/[ \t]/, "", $1); gsub(/[ \t]/, "", $2);
+				   gsub(/[ \t]/, "", $5); print $1, $2, $5 }'
+}
+
+# "replay: WHAT: ok|FAILED TEXT", counted in $passed and $failed
+sw_replay_result()
+{
+	if [ "$1" -eq 0 ]; then
+		echo "replay: $2: ok $3"
+		passed=$((passed + 1))
+	else
+		echo "replay: $2: FAILED $3"
+		failed=$((failed + 1))
+	fi
+}
+
+# Every key mirror/stats prints is in its entry of docs/ABI
+sw_replay_check_abi()
+{
+	local scope name stats missing=() n=0
+
+	while read -r scope name stats; do
+		[ "$stats" = none ] && continue
+		n=$((n + 1))
+		awk -v key="$name" '
+			/^What:/ { in_stats = $0 ~ /mirror\/stats$/ }
+			in_stats && index(" " $0 " ", " " key " ") { found = 1 }
+			END { exit !found }' "$SW_ABI" || missing+=("$name")
+	done < <(sw_replay_figures)
+	[ "$n" -gt 0 ] || missing+=("(no figure read from $SW_FIG_LIST)")
+	sw_replay_result ${#missing[@]} "docs/ABI" \
+		"mirror/stats: $n keys of the list documented${missing[*]:+, missing: ${missing[*]}}"
+}
+
+# sw-replay --json of the trace $1 parses and carries every figure of the list
+sw_replay_check_json()
+{
+	local rc
+
+	"$SW_REPLAY_DIR/sw-replay" --json "$1" >"$work/json"
+	rc=$?
+	[ $rc -eq 0 ] && sw_replay_figures | python3 -c '
+import json, sys
+doc = json.load(open(sys.argv[1]))
+missing, n = [], 0
+for line in sys.stdin:
+    scope, name, stats = line.split()
+    n += 1
+    if scope == "wheel":
+        if not doc["wheels"] or any(name not in w for w in doc["wheels"]):
+            missing.append(name)
+    elif name not in doc["figures"]:
+        missing.append(name)
+print("%d figures%s" % (n, ", missing: " + " ".join(missing) if missing else ""))
+sys.exit(1 if missing or not n else 0)' "$work/json" >"$work/json.out" 2>&1
+	rc=$?
+	sw_replay_result $rc "$2" "sw-replay --json parses and carries every figure of the list ($(tail -n 1 "$work/json.out"))"
 }
 
 sw_replay_check()
@@ -84,7 +154,9 @@ sw_replay_check()
 		read -r p fl < <(echo "$line" | awk '{print $(NF-3), $(NF-1)}')
 		passed=$((passed + p))
 		failed=$((failed + fl))
+		sw_replay_check_json "$plain" "$f"
 	done
+	sw_replay_check_abi
 	echo "replay: $passed passed, $failed failed"
 	[ "$failed" -eq 0 ]
 }

@@ -775,29 +775,46 @@ bool sw_mirror_advance(struct sw_mirror *m, unsigned long now)
 }
 
 /**
- * sw_mirror_figures - what the mirror shows for one wheel
+ * sw_mirror_figures - what the mirror shows, copied out
  * @m:		the mirror
- * @w:		the wheel, 0 .. @m->nr_wheels - 1
- * @fig:	filled in; @fig->lat points into the mirror
+ * @fig:	gets the figures the mirror counts (the report derives the
+ *		rest, sw_mirror_report_derive())
  */
-void sw_mirror_figures(const struct sw_mirror *m, unsigned int w, struct sw_mirror_figures *fig)
+void sw_mirror_figures(const struct sw_mirror *m, struct sw_mirror_figures *fig)
 {
-	const struct sw_mirror_wheel *wh = &m->wheels[w];
+	unsigned int w, lvl;
 
-	fig->kind = wh->base.geo.kind;
-	fig->hz = wh->hz.vhz;
+	memset(fig, 0, sizeof(*fig));
+	fig->hz = m->khz;
+	fig->wheels = m->nr_wheels;
+	fig->consistent = sw_mirror_consistent(m);
+	fig->expired_remote = m->expired_remote;
+	fig->cancelled_due = m->cancelled_due;
+	fig->silently_modified = m->silently_modified;
 	fig->seen = m->seen;
 	fig->cancelled = m->cancelled;
 	fig->expired = m->expired;
 	fig->pending = m->pending;
 	fig->dropped = m->dropped;
-	fig->cascaded = wh->cascaded;
-	fig->due_ticks = wh->due_ticks;
-	fig->clamped = wh->clamped;
-	fig->parked = wh->parked;
-	fig->ran = wh->ran;
-	fig->behind = wh->behind;
-	fig->lat = wh->lat;
+	memcpy(fig->events, m->events, sizeof(fig->events));
+	fig->diff = m->diff;
+	for (w = 0; w < m->nr_wheels; w++) {
+		const struct sw_mirror_wheel *wh = &m->wheels[w];
+		struct sw_mirror_wheel_figures *wf = &fig->wheel[w];
+
+		wf->kind = wh->base.geo.kind;
+		wf->vhz = wh->hz.vhz;
+		wf->depth = wh->base.geo.depth;
+		for (lvl = 0; lvl < wf->depth; lvl++)
+			wf->gran[lvl] = sw_lvl_expiry_gran(&wh->base.geo, lvl);
+		memcpy(wf->lat, wh->lat, sizeof(wf->lat));
+		wf->cascaded = wh->cascaded;
+		wf->due_ticks = wh->due_ticks;
+		wf->clamped = wh->clamped;
+		wf->parked = wh->parked;
+		wf->ran_ahead = wh->ran;
+		wf->behind = wh->behind;
+	}
 }
 
 /**

@@ -295,38 +295,55 @@ struct sw_mirror {
 #define SW_MIRROR_BUDGET	256
 #define SW_MIRROR_GRACE		4
 
+/*
+ * The members of the figures' structs, from the list: a struct keeps the
+ * entries of its scope (sw_mirror_figures_list.h)
+ */
+#define SW_MIRROR_FIG_IN_WHEEL_head(member)
+#define SW_MIRROR_FIG_IN_WHEEL_log(member)
+#define SW_MIRROR_FIG_IN_WHEEL_mirror(member)
+#define SW_MIRROR_FIG_IN_WHEEL_wheel(member)	member
+#define SW_MIRROR_FIG_IN_MIRROR_head(member)
+#define SW_MIRROR_FIG_IN_MIRROR_log(member)
+#define SW_MIRROR_FIG_IN_MIRROR_mirror(member)	member
+#define SW_MIRROR_FIG_IN_MIRROR_wheel(member)
+
 /**
- * struct sw_mirror_figures - what the mirror shows for one wheel
+ * struct sw_mirror_wheel_figures - what one wheel of the mirror shows
  * @kind:	the wheel's kind
- * @hz:		its HZ
- * @seen:	timers armed while the mirror ran
- * @cancelled:	cancelled before they expired
- * @expired:	expired
- * @pending:	still pending
- * @dropped:	not mirrored, for want of a record
- * @cascaded:	timers moved by cascades
- * @due_ticks:	ticks that had due buckets
- * @clamped:	clamped placements (mainline)
- * @parked:	parked placements (seed)
- * @ran:	timers its clock ran before the kernel's event came
- * @behind:	events after which it had not caught up
- * @lat:	lateness per level
+ * @vhz:	its HZ
+ * @depth:	its levels
+ * @gran:	per level, the expiry granularity in its ticks
+ * @lat:	per level, the lateness of the expired timers placed there
+ *
+ * and a member for each wheel figure of sw_mirror_figures_list.h.
+ */
+struct sw_mirror_wheel_figures {
+	enum sw_wheel_kind		kind;
+	unsigned int			vhz;
+	unsigned int			depth;
+	unsigned long			gran[SW_MAX_DEPTH];
+	struct sw_mirror_lateness	lat[SW_MAX_DEPTH];
+#define SW_MIRROR_FIG(scope, name, ...) SW_MIRROR_FIG_IN_WHEEL_##scope(unsigned long name;)
+#include "sw_mirror_figures_list.h"
+#undef SW_MIRROR_FIG
+};
+
+/**
+ * struct sw_mirror_figures - what the mirror shows, a copy of its own
+ * @events:	events by class
+ * @diff:	the differential
+ * @wheel:	per wheel, @wheels of them
+ *
+ * and a member for each mirror figure of sw_mirror_figures_list.h.
  */
 struct sw_mirror_figures {
-	enum sw_wheel_kind		kind;
-	unsigned int			hz;
-	unsigned long			seen;
-	unsigned long			cancelled;
-	unsigned long			expired;
-	unsigned long			pending;
-	unsigned long			dropped;
-	unsigned long			cascaded;
-	unsigned long			due_ticks;
-	unsigned long			clamped;
-	unsigned long			parked;
-	unsigned long			ran;
-	unsigned long			behind;
-	const struct sw_mirror_lateness	*lat;
+#define SW_MIRROR_FIG(scope, name, ...) SW_MIRROR_FIG_IN_MIRROR_##scope(unsigned long name;)
+#include "sw_mirror_figures_list.h"
+#undef SW_MIRROR_FIG
+	unsigned long			events[SW_MC_NR];
+	struct sw_diff			diff;
+	struct sw_mirror_wheel_figures	wheel[SW_MIRROR_MAX_WHEELS];
 };
 
 int sw_mirror_init(struct sw_mirror *m, unsigned int khz, unsigned long now,
@@ -337,7 +354,7 @@ unsigned int sw_mirror_nr_wheels(const struct sw_mirror *m);
 enum sw_mirror_class sw_mirror_handle_event(struct sw_mirror *m, const struct sw_mirror_event *ev,
 					    struct sw_mirror_outcome *out);
 bool sw_mirror_advance(struct sw_mirror *m, unsigned long now);
-void sw_mirror_figures(const struct sw_mirror *m, unsigned int w, struct sw_mirror_figures *fig);
+void sw_mirror_figures(const struct sw_mirror *m, struct sw_mirror_figures *fig);
 bool sw_mirror_consistent(const struct sw_mirror *m);
 const char *sw_mirror_class_name(enum sw_mirror_class class);
 unsigned int sw_mirror_lat_bin(long lateness);

@@ -8,7 +8,6 @@
  */
 #include <linux/hash.h>
 #include <linux/kernel.h>
-#include <linux/sort.h>
 #include <linux/string.h>
 
 #include "sw_mirror_top.h"
@@ -101,24 +100,22 @@ unsigned long sw_mirror_fn_events(const struct sw_mirror_fn *f)
 	return n;
 }
 
-/* Most events first */
-static int sw_mirror_fn_cmp(const void *a, const void *b)
-{
-	unsigned long ea = sw_mirror_fn_events(a), eb = sw_mirror_fn_events(b);
-
-	return ea < eb ? 1 : ea > eb ? -1 : 0;
-}
-
 /**
- * sw_mirror_top_sort - order the entries by events, most first
- * @top:	the table; its hash is rebuilt, so it stays usable
+ * sw_mirror_top_order - the entries by events, most first
+ * @top:	the table, unchanged
+ * @order:	gets the indices of its @nr entries in @fns, most events
+ *		first, the first seen first among equals
  */
-void sw_mirror_top_sort(struct sw_mirror_top *top)
+void sw_mirror_top_order(const struct sw_mirror_top *top, u8 *order)
 {
-	unsigned int i;
+	unsigned long events[SW_MIRROR_TOP_FNS];
+	unsigned int i, j;
 
-	sort(top->fns, top->nr, sizeof(top->fns[0]), sw_mirror_fn_cmp, NULL);
-	memset(top->slot, 0, sizeof(top->slot));
-	for (i = 0; i < top->nr; i++)
-		*sw_mirror_top_slot(top, top->fns[i].fn) = i + 1;
+	/* Insertion sort: a few thousand steps at most, no swap of entries */
+	for (i = 0; i < top->nr; i++) {
+		events[i] = sw_mirror_fn_events(&top->fns[i]);
+		for (j = i; j > 0 && events[order[j - 1]] < events[i]; j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+	}
 }

@@ -38,7 +38,7 @@ struct sw_mirror_fn {
  *	functions seen, and of all others together
  * @nr:		functions in @fns
  * @slot:	open-addressed hash of @fns by function: 1 + the index, 0 free
- * @fns:	the functions, in the order first seen (until sorted)
+ * @fns:	the functions, in the order first seen
  * @others:	the functions that found the table full
  */
 struct sw_mirror_top {
@@ -54,6 +54,6 @@ void sw_mirror_top_account(struct sw_mirror_top *top, const void *fn,
 			   enum sw_mirror_class class, const struct sw_mirror_outcome *out,
 			   unsigned int nr_wheels);
 unsigned long sw_mirror_fn_events(const struct sw_mirror_fn *f);
-void sw_mirror_top_sort(struct sw_mirror_top *top);
+void sw_mirror_top_order(const struct sw_mirror_top *top, u8 *order);
 
 #endif /* _SHADOW_WHEEL_SW_MIRROR_TOP_H */

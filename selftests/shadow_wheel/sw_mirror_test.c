@@ -49,14 +49,14 @@ TEST_F_TIMEOUT(mirror, follows_real_traffic, 120)
 	EXPECT_EQ(0U, mr.anomalies) TH_LOG("event sequences the kernel does not make");
 	EXPECT_LT(0U, mr.log_drained) TH_LOG("no event came through the log");
 	for (w = 0; w < mr.nr_wheels; w++) {
-		EXPECT_LT(100U, mr.wheel[w].v[SWT_MW_SEEN])
+		EXPECT_LT(100U, mr.wheel[w].seen)
 			TH_LOG("%s saw too few timers", mr.wheel[w].name);
-		EXPECT_LT(0U, mr.wheel[w].v[SWT_MW_EXPIRED]);
-		EXPECT_EQ(0U, mr.wheel[w].v[SWT_MW_DROPPED]);
+		EXPECT_LT(0U, mr.wheel[w].expired);
+		EXPECT_EQ(0U, mr.wheel[w].dropped);
 	}
 	swt_msg("seen %llu, expired %llu, cancelled %llu, pending %llu",
-		mr.wheel[0].v[SWT_MW_SEEN], mr.wheel[0].v[SWT_MW_EXPIRED],
-		mr.wheel[0].v[SWT_MW_CANCELLED], mr.wheel[0].v[SWT_MW_PENDING]);
+		mr.wheel[0].seen, mr.wheel[0].expired,
+		mr.wheel[0].cancelled, mr.wheel[0].pending);
 
 	/*
 	 * The differential: every mismatch explained by a named kernel
@@ -114,7 +114,7 @@ TEST_F_TIMEOUT(mirror, follows_a_cpu_going_offline, 120)
 	swt_tcp_traffic_stop(&t);
 	swt_sleep_ms(500);
 	swt_expect_mirror(_metadata, &mr, true);
-	EXPECT_LT(0U, mr.wheel[0].v[SWT_MW_EXPIRED]);
+	EXPECT_LT(0U, mr.wheel[0].expired);
 }
 
 /* A log of 64 events fills under TCP: the probes drain it, nothing is lost */

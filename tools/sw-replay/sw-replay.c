@@ -7,10 +7,15 @@
  * tick, and the same report as the module's mirror/ files
  * (core/mirror/sw_mirror_report.c). docs/replay.rst tells how to use it.
  *
- *   sw-replay [--hz HZ] [--check] [--only stats|lateness|diff|top] TRACE.dat
+ *   sw-replay [--hz HZ] [--raw | --only stats|lateness|diff|top | --json] TRACE.dat
+ *   sw-replay [--hz HZ] --check TRACE.dat
  *   sw-replay [--hz HZ] --time [ROUNDS] TRACE.dat
  *   sw-replay [--hz HZ] --tick-cost [ROUNDS] TRACE.dat
  *
+ * By default it prints the summary, every wheel side by side (as
+ * mirror/summary); --raw the sections of the key-value report (as the
+ * mirror/ files stats, lateness, diff, top), --only one of them; --json
+ * the same report as one JSON document (sw_replay_json.c).
  * HZ is inferred from the trace (jiffies against timestamps) unless given.
  * timer_cancel carries no jiffies: a cancel takes those of the next event
  * in the trace that carries them (any CPU), or of the last one before it
@@ -34,6 +39,7 @@
 #include "sw_mirror_report.h"
 #include "sw_mirror_top.h"
 #include "sw_replay_evidence.h"
+#include "sw_replay_json.h"
 #include "sw_replay_time.h"
 #include "sw_replay_trace.h"
 
@@ -378,36 +384,49 @@ static __printf(2, 0) void sw_stdio_vprintf(struct sw_print *p, const char *fmt,
 	vfprintf(stdout, fmt, args);
 }
 
-static void sw_stdio_fn(struct sw_print *p, const void *fn)
+/* The name of the timer function @fn: the trace's, else its address */
+static void sw_replay_fn_name(void *ctx, const void *fn, char *buf, size_t size)
 {
-	const struct sw_replay *rp = p->ctx;
+	const struct sw_replay *rp = ctx;
 	const char *name = sw_replay_trace_fn_name(&rp->t, (uintptr_t)fn);
 
 	if (name)
-		printf("%s", name);
+		snprintf(buf, size, "%s", name);
 	else
-		printf("0x%llx", (unsigned long long)(uintptr_t)fn);
+		snprintf(buf, size, "0x%llx", (unsigned long long)(uintptr_t)fn);
 }
 
-enum { SW_SHOW_STATS = 1, SW_SHOW_LATENESS = 2, SW_SHOW_DIFF = 4, SW_SHOW_TOP = 8 };
+static void sw_stdio_fn(struct sw_print *p, const void *fn)
+{
+	char name[128];
 
-static void sw_replay_report(struct sw_replay *rp, struct sw_mirror_report *rep,
+	sw_replay_fn_name(p->ctx, fn, name, sizeof(name));
+	fputs(name, stdout);
+}
+
+enum {
+	SW_SHOW_STATS = 1, SW_SHOW_LATENESS = 2, SW_SHOW_DIFF = 4, SW_SHOW_TOP = 8,
+	SW_SHOW_RAW = 15, SW_SHOW_SUMMARY = 16, SW_SHOW_JSON = 32,
+};
+
+static void sw_replay_report(struct sw_replay *rp, const struct sw_mirror_report *rep,
 			     unsigned int show)
 {
 	struct sw_print p = { .vprintf = sw_stdio_vprintf, .fn = sw_stdio_fn, .ctx = rp };
 	unsigned int w;
 
+	if (show & SW_SHOW_SUMMARY) {
+		printf("\n");
+		sw_mirror_report_summary(&p, rep);
+	}
 	if (show & SW_SHOW_STATS) {
-		printf("# stats\nrunning 0\nrecords %zu\nelapsed_ms %llu\nhz %u\nwheels %u\n",
-		       rp->timers.nr,
-		       (unsigned long long)(rp->last_now - rp->first_now) * 1000 / rp->hz,
-		       rp->hz, rep->nr_wheels);
+		printf("# stats\n");
 		sw_mirror_report_stats(&p, rep);
-		for (w = 0; w < rep->nr_wheels; w++) {
+		for (w = 0; w < rep->fig.wheels; w++) {
 			const struct sw_contract *c = &rp->contract[w];
 			char name[24];
 
-			sw_mirror_report_wheel_name(name, sizeof(name), &rep->fig[w]);
+			sw_mirror_report_wheel_name(name, sizeof(name), rep, w);
 			printf("contract %s checked %lu early %lu late %lu", name,
 			       c->checked, c->early, c->late);
 			printf(" clamped_early %lu worst_excess %ld\n", c->clamped_early,
@@ -430,8 +449,29 @@ static void sw_replay_report(struct sw_replay *rp, struct sw_mirror_report *rep,
 	}
 	if (show & SW_SHOW_TOP) {
 		printf("# top\n");
-		sw_mirror_report_top(&p, rep, rp->top);
+		sw_mirror_report_top(&p, rep);
 	}
+}
+
+/* --json: the report, and what the replay read, as one JSON document */
+static void sw_replay_json(struct sw_replay *rp, const struct sw_mirror_report *rep,
+			   const char *path, const char *why)
+{
+	struct json_object *o = sw_replay_json_report(rep, sw_replay_fn_name, rp);
+	struct json_object *t = json_object_new_object();
+
+	json_object_object_add(t, "path", json_object_new_string(path));
+	json_object_object_add(t, "events", json_object_new_uint64(rp->t.nr));
+	json_object_object_add(t, "timers", json_object_new_uint64(rp->timers.nr));
+	json_object_object_add(t, "cpus", json_object_new_uint64(rp->t.nr_cpus));
+	json_object_object_add(t, "other_events", json_object_new_uint64(rp->t.other));
+	json_object_object_add(t, "missed", json_object_new_int64(rp->t.missed));
+	json_object_object_add(t, "hz", json_object_new_uint64(rp->hz));
+	json_object_object_add(t, "hz_from", json_object_new_string(why));
+	json_object_object_add(o, "trace", t);
+	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+					    JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
 }
 
 /* --check: one line per check, and the totals */
@@ -459,7 +499,7 @@ static __printf(3, 4) void sw_check(struct sw_checks *c, bool ok, const char *fm
 static void sw_replay_check(struct sw_replay *rp, const struct sw_mirror_report *rep,
 			    struct sw_checks *c)
 {
-	const unsigned long (*n)[SW_DIFF_NR_REASONS] = rep->diff.count;
+	const unsigned long (*n)[SW_DIFF_NR_REASONS] = rep->fig.diff.count;
 	unsigned long placed = 0, expired = 0;
 	unsigned int r, w;
 
@@ -470,10 +510,10 @@ static void sw_replay_check(struct sw_replay *rp, const struct sw_mirror_report 
 	sw_check(c, !rp->t.missed, "no event lost in recording (%lld)", rp->t.missed);
 	sw_check(c, placed && expired, "placements compared %lu, expiries compared %lu",
 		 placed, expired);
-	sw_check(c, rep->consistent, "the mirror's books balance");
-	sw_check(c, !rep->m_events[SW_MC_ANOMALY] && !rep->m_events[SW_MC_DROPPED],
+	sw_check(c, rep->fig.consistent, "the mirror's books balance");
+	sw_check(c, !rep->fig.events[SW_MC_ANOMALY] && !rep->fig.events[SW_MC_DROPPED],
 		 "no anomalous sequence (%lu) or dropped timer (%lu)",
-		 rep->m_events[SW_MC_ANOMALY], rep->m_events[SW_MC_DROPPED]);
+		 rep->fig.events[SW_MC_ANOMALY], rep->fig.events[SW_MC_DROPPED]);
 	sw_check(c, !n[SW_DIFF_PLACEMENT][SW_DIFF_MIRROR_BEHIND],
 		 "mainline.%u never placed from behind (%lu)", rp->hz,
 		 n[SW_DIFF_PLACEMENT][SW_DIFF_MIRROR_BEHIND]);
@@ -494,11 +534,11 @@ static void sw_replay_check(struct sw_replay *rp, const struct sw_mirror_report 
 		 "mainline.%u expiry ticks: match %lu placed_apart %lu unexplained %lu",
 		 rp->hz, n[SW_DIFF_EXPIRY][SW_DIFF_MATCH], n[SW_DIFF_EXPIRY][SW_DIFF_PLACED_APART],
 		 n[SW_DIFF_EXPIRY][SW_DIFF_UNEXPLAINED]);
-	for (w = 0; w < rep->nr_wheels; w++) {
+	for (w = 0; w < rep->fig.wheels; w++) {
 		const struct sw_contract *k = &rp->contract[w];
 		char name[24];
 
-		sw_mirror_report_wheel_name(name, sizeof(name), &rep->fig[w]);
+		sw_mirror_report_wheel_name(name, sizeof(name), rep, w);
 		sw_check(c, k->checked && !k->early && !k->late,
 			 "%s contract: %lu expiries, early %lu, late beyond the granularity %lu (clamped early %lu)",
 			 name, k->checked, k->early, k->late, k->clamped_early);
@@ -509,7 +549,7 @@ static void sw_replay_check(struct sw_replay *rp, const struct sw_mirror_report 
 static void usage(void)
 {
 	fprintf(stderr,
-		"%s: %s [--hz HZ] [--check | --time [ROUNDS] | --tick-cost [ROUNDS] | --only %s] TRACE.dat\n",
+		"%s: %s [--hz HZ] [--raw | --only %s | --json | --check | --time [ROUNDS] | --tick-cost [ROUNDS]] TRACE.dat\n",
 		"usage", prog, "stats|lateness|diff|top");
 	exit(2);
 }
@@ -517,8 +557,9 @@ static void usage(void)
 int main(int argc, char **argv)
 {
 	struct sw_replay rp = {};
+	struct sw_mirror_head head = { .caught_up = 1 };
 	struct sw_mirror_report *rep;
-	unsigned int show = ~0U, i;
+	unsigned int show = SW_SHOW_SUMMARY, i;
 	const char *path = NULL;
 	unsigned int time_rounds = 0;
 	bool check = false, tick_cost = false;
@@ -533,6 +574,10 @@ int main(int argc, char **argv)
 			if (*end || !rp.hz)
 				die("--hz %s: not a HZ", argv[a]);
 			rp.hz_given = true;
+		} else if (!strcmp(argv[a], "--raw")) {
+			show = SW_SHOW_RAW;
+		} else if (!strcmp(argv[a], "--json")) {
+			show = SW_SHOW_JSON;
 		} else if (!strcmp(argv[a], "--check")) {
 			check = true;
 		} else if (!strcmp(argv[a], "--time") || !strcmp(argv[a], "--tick-cost")) {
@@ -576,10 +621,13 @@ int main(int argc, char **argv)
 	}
 	sw_derive_now(&rp);
 	sw_replay_setup(&rp);
-	printf("replay trace %s events %zu timers %zu cpus %u other_events %llu missed %lld\n",
-	       path, rp.t.nr, rp.timers.nr, rp.t.nr_cpus, (unsigned long long)rp.t.other,
-	       rp.t.missed);
-	printf("replay hz %u (%s)\n", rp.hz, why);
+	if (show != SW_SHOW_JSON) {
+		printf("replay trace %s events %zu timers %zu cpus %u",
+		       path, rp.t.nr, rp.timers.nr, rp.t.nr_cpus);
+		printf(" other_events %llu missed %lld\n", (unsigned long long)rp.t.other,
+		       rp.t.missed);
+		printf("replay hz %u (%s)\n", rp.hz, why);
+	}
 	if (time_rounds) {
 		size_t *timer_of = xcalloc(rp.t.nr, sizeof(*timer_of));
 		size_t j;
@@ -595,15 +643,18 @@ int main(int argc, char **argv)
 	sw_replay_run(&rp);
 
 	rep = xcalloc(1, sizeof(*rep));
-	sw_mirror_report_take(rep, rp.m);
-	rep->elapsed = rp.last_now - rp.first_now;
-	rep->caught_up = true;
+	head.records = rp.timers.nr;
+	head.elapsed_ms = (unsigned long long)(rp.last_now - rp.first_now) * 1000 / rp.hz;
+	sw_mirror_report_take(rep, &head, rp.m, rp.top);
 	if (check) {
 		struct sw_checks c = { .trace = path };
 
 		sw_replay_check(&rp, rep, &c);
 		return c.failed ? 1 : 0;
 	}
-	sw_replay_report(&rp, rep, show);
+	if (show == SW_SHOW_JSON)
+		sw_replay_json(&rp, rep, path, why);
+	else
+		sw_replay_report(&rp, rep, show);
 	return 0;
 }

@@ -66,9 +66,18 @@ static int swt_words_s64(const char *val, const char *key, s64 *out)
 	return errno || *e || e == word ? -EINVAL : 0;
 }
 
-static const char * const swt_mirror_wheel_keys[] = {
-	"seen", "cancelled", "expired", "pending", "dropped", "cascaded", "due_ticks",
-	"clamped", "parked",
+/* The keys of a wheel's line, from the mirror's list, and where each goes */
+#define SWT_MW_KEY_wheel(name)	{ #name, offsetof(struct swt_mirror_wheel, name) },
+#define SWT_MW_KEY_line(name)
+#define SWT_MW_KEY_none(name)
+
+static const struct swt_mirror_wheel_key {
+	const char *key;
+	size_t off;
+} swt_mirror_wheel_keys[] = {
+#define SW_MIRROR_FIG(scope, name, unit, merge, stats, ...) SWT_MW_KEY_##stats(name)
+#include "../../../core/mirror/sw_mirror_figures_list.h"
+#undef SW_MIRROR_FIG
 };
 
 int swt_mirror_read(struct swt_mirror *mr)
@@ -121,7 +130,8 @@ int swt_mirror_read(struct swt_mirror *mr)
 		snprintf(w->name, sizeof(w->name), "%.*s", (int)strcspn(val, " "), val);
 		val = swt_skip_word(val);
 		for (k = 0; k < ARRAY_SIZE(swt_mirror_wheel_keys) && !ret; k++)
-			ret = swt_words_u64(val, swt_mirror_wheel_keys[k], &w->v[k]);
+			ret = swt_words_u64(val, swt_mirror_wheel_keys[k].key,
+					    (u64 *)((char *)w + swt_mirror_wheel_keys[k].off));
 	}
 	swt_kv_free(&kv);
 	if (ret)

@@ -274,15 +274,20 @@ int swt_mirror_enable_raw(const char *word);
 /* The module's parameter @name (mirror_records, mirror_log) set to @value: 0 or -errno */
 int swt_mirror_param(const char *name, const char *value);
 
-/* A wheel's line of mirror/stats: its name and figures, by SWT_MW_* */
-enum {
-	SWT_MW_SEEN, SWT_MW_CANCELLED, SWT_MW_EXPIRED, SWT_MW_PENDING, SWT_MW_DROPPED,
-	SWT_MW_CASCADED, SWT_MW_DUE_TICKS, SWT_MW_CLAMPED, SWT_MW_PARKED, SWT_MW_NR,
-};
+/*
+ * A wheel's line of mirror/stats: its name, and a member for every figure
+ * the line carries, from the mirror's list of figures (its stats column
+ * "wheel"); swt_mirror_read() fails when the line lacks one
+ */
+#define SWT_MW_IN_LINE_wheel(member)	member
+#define SWT_MW_IN_LINE_line(member)
+#define SWT_MW_IN_LINE_none(member)
 
 struct swt_mirror_wheel {
 	char name[24];			/* seed.250... */
-	u64 v[SWT_MW_NR];
+#define SW_MIRROR_FIG(scope, name, unit, merge, stats, ...) SWT_MW_IN_LINE_##stats(u64 name;)
+#include "../../../core/mirror/sw_mirror_figures_list.h"
+#undef SW_MIRROR_FIG
 };
 
 struct swt_mirror {

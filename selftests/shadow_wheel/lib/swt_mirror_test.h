@@ -35,14 +35,12 @@ static inline void swt_expect_mirror_consistent(struct __test_metadata *_metadat
 	EXPECT_EQ(0U, mr->log_lost) TH_LOG("mirror/stats: log_lost %llu", mr->log_lost);
 	EXPECT_LE(9U, mr->nr_wheels);
 	for (w = 0; w < mr->nr_wheels; w++) {
-		const u64 *v = mr->wheel[w].v;
+		const struct swt_mirror_wheel *v = &mr->wheel[w];
+		u64 ended = v->cancelled + v->expired + v->pending + v->dropped;
 
-		u64 ended = v[SWT_MW_CANCELLED] + v[SWT_MW_EXPIRED] + v[SWT_MW_PENDING] +
-			    v[SWT_MW_DROPPED];
-
-		EXPECT_EQ(v[SWT_MW_SEEN], ended)
+		EXPECT_EQ(v->seen, ended)
 			TH_LOG("%s: seen %llu, cancelled + expired + pending + dropped %llu",
-			       mr->wheel[w].name, v[SWT_MW_SEEN], ended);
+			       v->name, v->seen, ended);
 	}
 }
 
