@@ -409,47 +409,70 @@ enum {
 	SW_SHOW_RAW = 15, SW_SHOW_SUMMARY = 16, SW_SHOW_JSON = 32,
 };
 
+/* After mirror/stats' lines: each wheel's contract, as the replay checked it */
+static void sw_replay_contracts(struct sw_replay *rp, const struct sw_mirror_report *rep)
+{
+	unsigned int w;
+
+	for (w = 0; w < rep->fig.wheels; w++) {
+		const struct sw_contract *c = &rp->contract[w];
+		char name[24];
+
+		sw_mirror_report_wheel_name(name, sizeof(name), rep, w);
+		printf("contract %s checked %lu early %lu late %lu", name,
+		       c->checked, c->early, c->late);
+		printf(" clamped_early %lu worst_excess %ld\n", c->clamped_early,
+		       c->worst_excess);
+	}
+}
+
+/* The lateness header: the largest lateness each histogram bin holds, the last: the rest */
+static void sw_replay_hist_tops(void)
+{
+	unsigned int b;
+
+	printf(" hist_tops");
+	for (b = 0; b + 1 < SW_MIRROR_LAT_BINS; b++)
+		printf("%c%ld", b ? ',' : ' ', sw_mirror_lat_bin_top(b));
+	printf(",max");
+}
+
+/*
+ * The sections of the report, in the order they print: each under a line
+ * "# title" (the summary after a blank line), with what the replay adds
+ * to the header line and after the section
+ */
+static const struct sw_replay_section {
+	unsigned int	show;
+	const char	*title;
+	void		(*print)(struct sw_print *p, const struct sw_mirror_report *rep);
+	void		(*head)(void);
+	void		(*more)(struct sw_replay *rp, const struct sw_mirror_report *rep);
+} sw_replay_sections[] = {
+	{ SW_SHOW_SUMMARY, NULL, sw_mirror_report_summary, NULL, NULL },
+	{ SW_SHOW_STATS, "stats", sw_mirror_report_stats, NULL, sw_replay_contracts },
+	{ SW_SHOW_LATENESS, "lateness", sw_mirror_report_lateness, sw_replay_hist_tops, NULL },
+	{ SW_SHOW_DIFF, "diff", sw_mirror_report_diff, NULL, NULL },
+	{ SW_SHOW_TOP, "top", sw_mirror_report_top, NULL, NULL },
+};
+
 static void sw_replay_report(struct sw_replay *rp, const struct sw_mirror_report *rep,
 			     unsigned int show)
 {
 	struct sw_print p = { .vprintf = sw_stdio_vprintf, .fn = sw_stdio_fn, .ctx = rp };
-	unsigned int w;
+	const struct sw_replay_section *s;
 
-	if (show & SW_SHOW_SUMMARY) {
+	for (s = sw_replay_sections; s < sw_replay_sections + ARRAY_SIZE(sw_replay_sections); s++) {
+		if (!(show & s->show))
+			continue;
+		if (s->title)
+			printf("# %s", s->title);
+		if (s->head)
+			s->head();
 		printf("\n");
-		sw_mirror_report_summary(&p, rep);
-	}
-	if (show & SW_SHOW_STATS) {
-		printf("# stats\n");
-		sw_mirror_report_stats(&p, rep);
-		for (w = 0; w < rep->fig.wheels; w++) {
-			const struct sw_contract *c = &rp->contract[w];
-			char name[24];
-
-			sw_mirror_report_wheel_name(name, sizeof(name), rep, w);
-			printf("contract %s checked %lu early %lu late %lu", name,
-			       c->checked, c->early, c->late);
-			printf(" clamped_early %lu worst_excess %ld\n", c->clamped_early,
-			       c->worst_excess);
-		}
-	}
-	if (show & SW_SHOW_LATENESS) {
-		unsigned int b;
-
-		/* The largest lateness each histogram bin holds, the last: the rest */
-		printf("# lateness hist_tops");
-		for (b = 0; b + 1 < SW_MIRROR_LAT_BINS; b++)
-			printf("%c%ld", b ? ',' : ' ', sw_mirror_lat_bin_top(b));
-		printf(",max\n");
-		sw_mirror_report_lateness(&p, rep);
-	}
-	if (show & SW_SHOW_DIFF) {
-		printf("# diff\n");
-		sw_mirror_report_diff(&p, rep);
-	}
-	if (show & SW_SHOW_TOP) {
-		printf("# top\n");
-		sw_mirror_report_top(&p, rep);
+		s->print(&p, rep);
+		if (s->more)
+			s->more(rp, rep);
 	}
 }
 
