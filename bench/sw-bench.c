@@ -219,7 +219,7 @@ static void sw_run_heap(const struct sw_opts *o, struct sw_bench_report *r, u32 
 	}
 	if (trace)
 		memcpy(trace, samples, o->p.ticks * sizeof(*samples));
-	sw_bench_dist(samples, o->p.ticks, &r->tick);
+	sw_bench_dist_fill(samples, o->p.ticks, &r->tick);
 	/* A heap has nothing to catch up: the next expiry is at the top */
 	t0 = sw_now_ns();
 	sw_heap_pop_due(&heap, clk + o->p.gap - 1);

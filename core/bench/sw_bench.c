@@ -236,7 +236,7 @@ u64 sw_bench_clock_cost(const struct sw_bench_env *env)
 		d[i] = env->now_ns() - t0;
 		env->end();
 	}
-	sw_bench_dist(d, SW_BENCH_CLOCK_READS, &dist);
+	sw_bench_dist_fill(d, SW_BENCH_CLOCK_READS, &dist);
 	return dist.median;
 }
 
@@ -344,12 +344,12 @@ u32 sw_bench_median(u32 *v, unsigned long nr)
 {
 	struct sw_bench_dist dist;
 
-	sw_bench_dist(v, nr, &dist);
+	sw_bench_dist_fill(v, nr, &dist);
 	return dist.median;
 }
 
 /* Sorts @samples */
-void sw_bench_dist(u32 *samples, unsigned long nr, struct sw_bench_dist *dist)
+void sw_bench_dist_fill(u32 *samples, unsigned long nr, struct sw_bench_dist *dist)
 {
 	unsigned long i;
 
@@ -417,7 +417,7 @@ int sw_bench_wheel(const struct sw_bench_params *p, enum sw_wheel_kind kind,
 		       p->ticks, &r->expired, &r->cascaded);
 	if (mem->trace)
 		memcpy(mem->trace, mem->samples, p->ticks * sizeof(*mem->samples));
-	sw_bench_dist(mem->samples, p->ticks, &r->tick);
+	sw_bench_dist_fill(mem->samples, p->ticks, &r->tick);
 
 	traffic.floor = p->gap;
 	sw_bench_seed(&rng, p->seed + 2);

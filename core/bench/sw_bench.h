@@ -115,7 +115,7 @@ u64 sw_bench_clock_cost(const struct sw_bench_env *env);
 u64 sw_bench_catch_up(struct sw_base *base, unsigned long gap, const struct sw_bench_env *env,
 		      unsigned long *ran);
 
-void sw_bench_dist(u32 *samples, unsigned long nr, struct sw_bench_dist *dist);
+void sw_bench_dist_fill(u32 *samples, unsigned long nr, struct sw_bench_dist *dist);
 u32 sw_bench_median(u32 *v, unsigned long nr);
 
 /**

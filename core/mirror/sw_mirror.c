@@ -775,12 +775,12 @@ bool sw_mirror_advance(struct sw_mirror *m, unsigned long now)
 }
 
 /**
- * sw_mirror_figures - what the mirror shows, copied out
+ * sw_mirror_read_figures - what the mirror shows, copied out
  * @m:		the mirror
  * @fig:	gets the figures the mirror counts (the report derives the
  *		rest, sw_mirror_report_derive())
  */
-void sw_mirror_figures(const struct sw_mirror *m, struct sw_mirror_figures *fig)
+void sw_mirror_read_figures(const struct sw_mirror *m, struct sw_mirror_figures *fig)
 {
 	unsigned int w, lvl;
 

@@ -354,7 +354,7 @@ unsigned int sw_mirror_nr_wheels(const struct sw_mirror *m);
 enum sw_mirror_class sw_mirror_handle_event(struct sw_mirror *m, const struct sw_mirror_event *ev,
 					    struct sw_mirror_outcome *out);
 bool sw_mirror_advance(struct sw_mirror *m, unsigned long now);
-void sw_mirror_figures(const struct sw_mirror *m, struct sw_mirror_figures *fig);
+void sw_mirror_read_figures(const struct sw_mirror *m, struct sw_mirror_figures *fig);
 bool sw_mirror_consistent(const struct sw_mirror *m);
 const char *sw_mirror_class_name(enum sw_mirror_class class);
 unsigned int sw_mirror_lat_bin(long lateness);

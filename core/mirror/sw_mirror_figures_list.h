@@ -29,7 +29,7 @@
  *		with as many decimals as it has zeros
  *
  * Every figure is in the JSON. A figure is this entry and its computation:
- * in sw_mirror_figures() (sw_mirror.c) for what the mirror counts, in
+ * in sw_mirror_read_figures() (sw_mirror.c) for what the mirror counts, in
  * sw_mirror_report_derive() (sw_mirror_report.c) for what is computed
  * from other figures, by the caller for the head and the log. The events
  * by class (events.CLASS), the lateness, the differential and the top

@@ -90,7 +90,7 @@ void sw_mirror_report_take(struct sw_mirror_report *rep, const struct sw_mirror_
 			   const struct sw_mirror *m, const struct sw_mirror_top *top)
 {
 	rep->head = *head;
-	sw_mirror_figures(m, &rep->fig);
+	sw_mirror_read_figures(m, &rep->fig);
 	rep->has_top = top != NULL;
 	if (top) {
 		rep->top = *top;

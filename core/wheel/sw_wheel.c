@@ -783,7 +783,7 @@ static void sw_tick_add_list(struct sw_tick *tick, struct hlist_head *bucket)
  * far ones that go back into the wheel (into this same bucket, as their
  * delta is still beyond the range) to wait for a later revolution.
  */
-static void sw_cascade(struct sw_base *base, struct sw_tick *tick, unsigned int idx)
+static void sw_cascade_bucket(struct sw_base *base, struct sw_tick *tick, unsigned int idx)
 {
 	struct hlist_head *expired = &tick->lists[tick->nr_lists];
 	unsigned int moved = 0;
@@ -818,7 +818,7 @@ static void sw_collect_bucket(struct sw_base *base, struct sw_tick *tick, unsign
 	if (!__test_and_clear_bit(idx, base->pending_map))
 		return;
 	if (last_level && base->geo.cascade)
-		sw_cascade(base, tick, idx);
+		sw_cascade_bucket(base, tick, idx);
 	else
 		sw_tick_add_list(tick, base->vectors + idx);
 }
