@@ -91,7 +91,7 @@ void sw_mirror_report_take(struct sw_mirror_report *rep, const struct sw_mirror_
 {
 	rep->head = *head;
 	sw_mirror_read_figures(m, &rep->fig);
-	rep->has_top = top != NULL;
+	rep->has_top = !!top;
 	if (top) {
 		rep->top = *top;
 		sw_mirror_top_order(&rep->top, rep->top_order);
