@@ -19,6 +19,54 @@ sw_die()
 	exit 1
 }
 
+# How long an apt-get call waits in all for the locks of another package
+# manager at work on the machine (an apt-get, dpkg or an automatic update),
+# in seconds
+SW_APT_LOCK_WAIT=${SW_APT_LOCK_WAIT:-600}
+
+# apt-get with the arguments $@, waiting for the package manager's locks up to
+# SW_APT_LOCK_WAIT seconds in all, so that another one at work does not fail
+# the caller. apt-get waits for the dpkg locks (/var/lib/dpkg/lock-frontend,
+# lock) itself with DPkg::Lock::Timeout, but apt 2.6 has no wait for the
+# lock of the lists (/var/lib/apt/lists/lock, apt-get update) or of the
+# archives (/var/cache/apt/archives/lock, downloads): a run that fails on
+# one of those ("Could not get lock") is tried again until the time is up.
+# Returns apt-get's status.
+sw_apt_get()
+{
+	local deadline=$((SECONDS + SW_APT_LOCK_WAIT)) err rc waiting=''
+
+	err=$(mktemp) || return 1
+	while :; do
+		DEBIAN_FRONTEND=noninteractive apt-get \
+			-o DPkg::Lock::Timeout=$((deadline > SECONDS ? deadline - SECONDS : 0)) \
+			"$@" 2>"$err"
+		rc=$?
+		if [ "$rc" -eq 0 ] || [ "$SECONDS" -ge "$deadline" ] ||
+		   ! grep -q '^E: Could not get lock' "$err"; then
+			cat "$err" >&2
+			break
+		fi
+		[ -n "$waiting" ] ||
+			sw_log "apt-get $1: $(grep -m 1 '^E: Could not get lock' "$err" | cut -c4-):" \
+			       "waiting up to $((deadline - SECONDS)) s"
+		waiting=1
+		sleep 5
+	done
+	rm -f "$err"
+	return "$rc"
+}
+
+# apt-get update, tried a second time if it fails (a mirror that was being
+# synced, a network hiccup)
+sw_apt_update()
+{
+	sw_apt_get update -q >&2 && return 0
+	sw_log "apt-get update failed: trying once more in 10 s"
+	sleep 10
+	sw_apt_get update -q >&2
+}
+
 # Install the Debian packages that are missing, if any
 sw_need_packages()
 {
@@ -31,9 +79,9 @@ sw_need_packages()
 	[ ${#missing[@]} -eq 0 ] && return 0
 	[ "$(id -u)" -eq 0 ] || sw_die "need packages: ${missing[*]} (run as root to install)"
 	sw_log "installing ${missing[*]}"
-	apt-get update -q >&2 || sw_die "apt-get update failed"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-		"${missing[@]}" >&2 || sw_die "apt-get install ${missing[*]} failed"
+	sw_apt_update || sw_die "apt-get update failed"
+	sw_apt_get install -y -q --no-install-recommends "${missing[@]}" >&2 ||
+		sw_die "apt-get install ${missing[*]} failed"
 }
 
 # gnuplot, its commands on stdin, into the PNG $1 ($2 by $3 pixels); the
@@ -309,9 +357,9 @@ sw_fetch_unpack()
 	local tmp=$1 deb
 
 	shift
-	(cd "$tmp" && apt-get download -q -o APT::Sandbox::User=root "$@" >&2) ||
-		(apt-get update -q >&2 && cd "$tmp" &&
-		 apt-get download -q -o APT::Sandbox::User=root "$@" >&2) ||
+	(cd "$tmp" && sw_apt_get download -q -o APT::Sandbox::User=root "$@" >&2) ||
+		(sw_apt_update && cd "$tmp" &&
+		 sw_apt_get download -q -o APT::Sandbox::User=root "$@" >&2) ||
 		{ rm -rf "$tmp"; sw_die "cannot download $*"; }
 	mkdir -p "$tmp/root"
 	for deb in "$tmp"/*.deb; do
