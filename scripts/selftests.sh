@@ -10,7 +10,7 @@
 #   debian-6.12-rt  Debian's 6.12 LTS PREEMPT_RT
 #   hz1000          our x86_64 HZ=1000 kernel
 #   debug           our x86_64 HZ=250 debug kernel (lockdep, KASAN, kmemleak...)
-#   all             the whole matrix in turn (default; SW_VM_KERNELS in sw-lib.sh)
+#   all             the whole matrix in turn (default; SW_VM_KERNELS in sw-lib-vm.sh)
 #
 # The selftests are built with their Makefile in a scratch copy of the repo;
 # for each kernel the module is built for it, the built selftests directory

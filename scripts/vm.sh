@@ -7,7 +7,7 @@
 #   scripts/vm.sh [--kernel K] [--smp N] [--mem MB] [--disk MB]
 #                 [--timeout SECONDS] [--file SRC[:DEST]]... GUEST_SCRIPT
 #
-#   K: one of the kernel matrix (SW_VM_KERNELS in sw-lib.sh)
+#   K: one of the kernel matrix (SW_VM_KERNELS in sw-lib-vm.sh)
 #   debian          Debian's 6.1 (default; HZ=250, NO_HZ_FULL)
 #   debian-rt       Debian's 6.1 PREEMPT_RT
 #   debian-6.12     Debian's 6.12 LTS
@@ -44,12 +44,6 @@ usage()
 	     "[--timeout SECONDS] [--file SRC[:DEST]]... GUEST_SCRIPT" >&2
 	echo "K: $SW_VM_KERNELS $SW_VM_EXTRA_KERNELS" >&2
 	exit 2
-}
-
-# Whether $1 is a positive number
-sw_vm_number()
-{
-	[[ $1 =~ ^[1-9][0-9]*$ ]]
 }
 
 # The guest prints this, then the script's exit status, as its last word
@@ -292,47 +286,10 @@ sw_vm_status()
 	return "$rc"
 }
 
-kernel=debian smp=2 mem='' disk='' timeout=600 files=()
-while [ $# -gt 0 ]; do
-	case "$1" in
-	--kernel)
-		[ $# -ge 2 ] || usage
-		kernel=$2
-		shift 2
-		;;
-	--smp)
-		sw_vm_number "${2-}" || usage
-		smp=$2
-		shift 2
-		;;
-	--mem)
-		sw_vm_number "${2-}" || usage
-		mem=$2
-		shift 2
-		;;
-	--disk)
-		sw_vm_number "${2-}" || usage
-		disk=$2
-		shift 2
-		;;
-	--timeout)
-		sw_vm_number "${2-}" || usage
-		timeout=$2
-		shift 2
-		;;
-	--file)
-		[ $# -ge 2 ] || usage
-		files+=("$2")
-		shift 2
-		;;
-	-*)
-		usage
-		;;
-	*)
-		break
-		;;
-	esac
-done
+kernel=debian smp=2 mem='' disk='' timeout=600 file=()
+sw_options 'kernel=.+' 'smp=[1-9][0-9]*' 'mem=[1-9][0-9]*' 'disk=[1-9][0-9]*' \
+	'timeout=[1-9][0-9]*' 'file+=.+' -- "$@"
+shift "$sw_optind"
 [ $# -eq 1 ] || usage
 script=$1
 [ -f "$script" ] || sw_die "no guest script $script"
@@ -348,7 +305,7 @@ ko=$(sw_build_module "$kernel") || exit 1
 image=$(sw_vm_kernel_image "$kernel") || exit 1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-sw_vm_fill_root "$work/root" "$ko" "$script" "${files[@]}"
+sw_vm_fill_root "$work/root" "$ko" "$script" "${file[@]}"
 [ -n "$disk" ] && sw_vm_make_disk "$work/disk.img" "$disk"
 sw_vm_initramfs "$work/root" "$work/initrd.gz"
 sw_log "vm: booting $kernel ($image), $smp CPUs, $mem MB"
