@@ -236,7 +236,7 @@ sw_vm_kcsan_not_ours()
 
 # A line if the console log $1 says lockdep was off at the end of the run
 # (debug_locks 0, on a kernel with lockdep): it turns itself off after its
-# first report, so the rest of the run took no lock unchecked, and a
+# first report, so the rest of the run checked no lock, and a
 # report not counted as a splat (the kernel's console) hides that
 sw_vm_lockdep_off()
 {
