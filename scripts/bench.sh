@@ -56,19 +56,12 @@ bench_callgrind()
 	local timers=100000 ops=20000 hz=1000 out wheel op ir loop per line
 	local opnames="arm cancel mod_near mod_far next empty_tick"
 
-	while [ $# -gt 0 ]; do
-		[ $# -ge 2 ] || usage
-		case "$1" in
-		--timers) timers=$2 ;;
-		--ops) ops=$2 ;;
-		--hz) hz=$2 ;;
-		*) usage ;;
-		esac
-		shift 2
-	done
+	sw_options 'timers=[1-9][0-9]*' 'ops=[1-9][0-9]*' 'hz=[1-9][0-9]*' -- "$@"
+	shift "$sw_optind"
+	[ $# -eq 0 ] || usage
 	sw_bench_build
 	out=$(mktemp -d)
-	trap "rm -rf '$out'" EXIT
+	sw_rm_at_exit "$out"
 	echo "instructions per call, inclusive (callgrind), $timers timers pending, HZ $hz"
 	printf '%-10s' "wheel"
 	for op in $opnames; do printf '%11s' "$op"; done
@@ -99,7 +92,7 @@ bench_callgrind()
 # with the machine's interruptions left out
 bench_best()
 {
-	local runs=5 dir= i c n names args=()
+	local runs=5 dir='' i c n names args=()
 
 	while [ $# -gt 0 ]; do
 		case "$1" in
@@ -112,7 +105,7 @@ bench_best()
 	sw_bench_build
 	if [ -z "$dir" ]; then
 		dir=$(mktemp -d)
-		trap "rm -rf '$dir'" EXIT
+		sw_rm_at_exit "$dir"
 	fi
 	mkdir -p "$dir" || sw_die "cannot create $dir"
 	for i in $(seq "$runs"); do
@@ -197,7 +190,7 @@ bench_uml()
 	build=$(sw_uml_build_dir) || exit 1
 	ko=$(sw_build_module uml) || exit 1
 	dir=$(mktemp -d "$SW_CACHE/uml-run.XXXXXX")
-	trap "rm -rf '$dir'" EXIT
+	sw_rm_at_exit "$dir"
 	cat > "$dir/init.sh" <<EOF
 #!/bin/sh
 mount -t proc proc /proc
@@ -233,18 +226,15 @@ bench_kernel()
 {
 	local kernel=debian guest out rc
 
-	if [ "${1:-}" = --kernel ]; then
-		[ $# -ge 2 ] || usage
-		kernel=$2
-		shift 2
-	fi
+	sw_options 'kernel=.+' -- "$@"
+	shift "$sw_optind"
 	if [ "$kernel" = uml ]; then
 		bench_uml "$@"
 		return
 	fi
 	guest=$(mktemp)
 	out=$(mktemp)
-	trap "rm -f '$guest' '$out'" EXIT
+	sw_rm_at_exit "$guest" "$out"
 	cat > "$guest" <<EOF
 D=/sys/kernel/debug/shadow_wheel
 insmod /shadow_wheel.ko || exit 1

@@ -15,7 +15,7 @@ cd "$SW_ROOT" || exit 1
 sw_need_packages dkms pahole build-essential linux-headers-amd64 git
 name=$(sed -n 's/^PACKAGE_NAME="\(.*\)"$/\1/p' dkms.conf)
 version=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' dkms.conf)
-[ -n "$name" ] && [ -n "$version" ] || sw_die "dkms.conf names no package or version"
+{ [ -n "$name" ] && [ -n "$version" ]; } || sw_die "dkms.conf names no package or version"
 release612=$(sw_debian_release debian-6.12)
 [ -n "$release612" ] || sw_die "no linux-headers-6.12-amd64 metapackage to resolve"
 kdir612=$(sw_debian_headers_dir "$release612") || exit 1

@@ -14,7 +14,7 @@
 #             UndefinedBehaviorSanitizer and under valgrind memcheck
 #             (kunit/user/)
 #   all       the five in turn (default)
-# (see SW_KERNELS in sw-lib.sh)
+# (see SW_KERNELS in sw-lib-kernel.sh)
 #
 # Each kernel is built once into $SW_CACHE/build/<source version>-<kernel>-<config hash>;
 # a rerun rebuilds only what changed. kunit.py's own output, with its summary,

@@ -3,8 +3,8 @@
 #
 # make lint: the module built with W=1 and sparse (C=2) against Debian's
 # headers, the KUnit suites likewise inside the UML KUnit trees of 6.1 and
-# 6.12, and checkpatch.pl --strict over every C file. Any warning in our
-# files fails.
+# 6.12, checkpatch.pl --strict over every C file and shellcheck over the
+# scripts. Any warning in our files fails.
 set -u
 . "$(dirname "$0")/sw-lib.sh"
 
@@ -75,9 +75,13 @@ sw_lint_kunit uml612
 # kernel's way
 files=$(cd "$SW_ROOT" && git ls-files -co --exclude-standard '*.c' '*.h' Kconfig |
 	grep -v -e '^core/user/include/' -e '^kunit/user/include/' -e "^$SW_TRACE_HEADER\$")
+# shellcheck disable=SC2086 # one word per file
 out=$(cd "$SW_ROOT" && "$src/scripts/checkpatch.pl" --strict --no-tree --quiet \
 	--show-types -f $files 2>&1)
 sw_report "checkpatch --strict" "$out"
+
+# The scripts and their library, as shellcheck reads them (scripts/.shellcheckrc)
+sw_report "shellcheck scripts/" "$(cd "$SW_ROOT/scripts" && shellcheck -x ./*.sh 2>&1)"
 
 # The trace header is laid out as the kernel's own are (include/trace/events/
 # timer.h has the same three): TRACE_EVENT(name, and TP_STRUCT__entry( ending

@@ -42,31 +42,9 @@ usage()
 
 step=5 preset=net
 rates="100 200 500 1000 2000 5000 10000 20000 50000 100000 200000 500000 1000000"
-while [ $# -gt 0 ]; do
-	case "$1" in
-	--preset)
-		[[ ${2-} =~ ^(net|io|poll|mixed)$ ]] || usage
-		preset=$2
-		shift 2
-		;;
-	--step)
-		[[ ${2-} =~ ^[1-9][0-9]*$ ]] || usage
-		step=$2
-		shift 2
-		;;
-	--rates)
-		[[ ${2-} =~ ^[1-9][0-9]*( [1-9][0-9]*)*$ ]] || usage
-		rates=$2
-		shift 2
-		;;
-	-*)
-		usage
-		;;
-	*)
-		break
-		;;
-	esac
-done
+sw_options 'preset=net|io|poll|mixed' 'step=[1-9][0-9]*' \
+	'rates=[1-9][0-9]*( [1-9][0-9]*)*' -- "$@"
+shift "$sw_optind"
 kernels=("$@")
 # shellcheck disable=SC2206 # one word per kernel
 [ ${#kernels[@]} -eq 0 ] && kernels=($SW_VM_KERNELS)

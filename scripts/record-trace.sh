@@ -275,31 +275,8 @@ sw_record_check()
 }
 
 kernel=debian seconds='' idle=1 out='' check=0
-while [ $# -gt 0 ]; do
-	case "$1" in
-	--check)
-		check=1
-		shift
-		break
-		;;
-	--kernel|--seconds|--idle|--out)
-		[ $# -ge 2 ] || usage
-		case "$1" in
-		--kernel) kernel=$2 ;;
-		--seconds) seconds=$2 ;;
-		--idle) idle=$2 ;;
-		--out) out=$2 ;;
-		esac
-		shift 2
-		;;
-	-*)
-		usage
-		;;
-	*)
-		break
-		;;
-	esac
-done
+sw_options check 'kernel=.+' 'seconds=[1-9][0-9]*' 'idle=[0-9]+' 'out=.+' -- "$@"
+shift "$sw_optind"
 
 sw_need_packages trace-cmd
 if [ $check -eq 1 ]; then
@@ -325,8 +302,6 @@ if [ -z "$seconds" ]; then
 	seconds=10
 	[ "$workload" = idle ] && seconds=60
 fi
-[[ $seconds =~ ^[1-9][0-9]*$ ]] || usage
-[[ $idle =~ ^[0-9]+$ ]] || usage
 [ -n "$out" ] || out=$SW_ROOT/traces/$(sw_record_kernel_name "$kernel")-$workload.dat
 [ -d "$(dirname "$out")" ] || sw_die "no directory $(dirname "$out")"
 

@@ -10,7 +10,7 @@
 #   debian-6.12-rt  Debian's 6.12 LTS PREEMPT_RT
 #   hz1000          our x86_64 HZ=1000 kernel
 #   debug           our x86_64 HZ=250 debug kernel (lockdep, KASAN, kmemleak...)
-#   all             the whole matrix in turn (default; SW_VM_KERNELS in sw-lib.sh)
+#   all             the whole matrix in turn (default; SW_VM_KERNELS in sw-lib-vm.sh)
 #
 # The selftests are built with their Makefile in a scratch copy of the repo;
 # for each kernel the module is built for it, the built selftests directory
@@ -36,8 +36,9 @@ set -u
 SW_SELFTESTS_TIMEOUT=${SW_SELFTESTS_TIMEOUT:-900}
 # Run with one host thread for all the guest's CPUs (TEST_GEN_PROGS_EXTENDED)
 SW_SELFTESTS_SINGLE_TCG=${SW_SELFTESTS_SINGLE_TCG:-sw_mirror_toggle_test}
-# Where the console logs of failed runs are kept
+# Where the console logs of failed runs are kept, and how many: the newest
 SW_SELFTESTS_LOGS=${SW_SELFTESTS_LOGS:-$SW_CACHE/selftests-logs}
+SW_SELFTESTS_LOGS_KEEP=${SW_SELFTESTS_LOGS_KEEP:-10}
 
 usage()
 {
@@ -193,14 +194,21 @@ sw_selftests_run()
 
 # Keep the console log $2 of a failed run on $1 in $SW_SELFTESTS_LOGS, and
 # its failed tests for the summary: the log in the run's directory is gone
-# when the script ends, and CI shows only the last lines of the output
+# when the script ends, and CI shows only the last lines of the output. Of
+# the logs kept there, the newest $SW_SELFTESTS_LOGS_KEEP stay.
 sw_selftests_keep()
 {
 	local what=$1 log=$2 kept
 
-	mkdir -p "$SW_SELFTESTS_LOGS" &&
-		kept=$(mktemp "$SW_SELFTESTS_LOGS/$(date +%Y%m%d-%H%M%S)-${what%% *}.XXXX.log") &&
-		cp "$log" "$kept" || kept="(not kept)"
+	if mkdir -p "$SW_SELFTESTS_LOGS" &&
+	   kept=$(mktemp "$SW_SELFTESTS_LOGS/$(date +%Y%m%d-%H%M%S)-${what%% *}.XXXX.log") &&
+	   cp "$log" "$kept"; then
+		find "$SW_SELFTESTS_LOGS" -maxdepth 1 -name '[0-9]*-*.log' -printf '%T@ %p\n' |
+			sort -rn | tail -n +$((SW_SELFTESTS_LOGS_KEEP + 1)) | cut -d' ' -f2- |
+			xargs -r -d '\n' rm -f
+	else
+		kept="(not kept)"
+	fi
 	failures+=("$what: console log $kept")
 	while read -r line; do
 		failures+=("$what: $line")

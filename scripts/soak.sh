@@ -38,20 +38,12 @@ usage()
 }
 
 kernel=debug minutes=10 rate=1000000 presets=mixed
-while [ $# -gt 0 ]; do
-	[ $# -ge 2 ] || usage
-	case "$1" in
-	--kernel) kernel=$2 ;;
-	--minutes) minutes=$2 ;;
-	--rate) rate=$2 ;;
-	--presets) presets=$2 ;;
-	*) usage ;;
-	esac
-	shift 2
-done
-{ [[ $minutes =~ ^[1-9][0-9]*$ ]] && [ "$minutes" -le 60 ]; } || usage
-{ [[ $rate =~ ^[1-9][0-9]*$ ]] && [ "$rate" -le 1000000 ]; } || usage
-[[ $presets =~ ^(net|io|poll|mixed)( (net|io|poll|mixed))*$ ]] || usage
+sw_options 'kernel=.+' 'minutes=[1-9][0-9]*' 'rate=[1-9][0-9]*' \
+	'presets=(net|io|poll|mixed)( (net|io|poll|mixed))*' -- "$@"
+shift "$sw_optind"
+if [ $# -ne 0 ] || [ "$minutes" -gt 60 ] || [ "$rate" -gt 1000000 ]; then
+	usage
+fi
 sw_vm_known_kernel "$kernel" || usage
 share=$((minutes * 60 / $(echo "$presets" | wc -w)))
 slack=${SW_SOAK_SLAB_SLACK_KB:-1024}

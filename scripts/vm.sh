@@ -7,7 +7,7 @@
 #   scripts/vm.sh [--kernel K] [--smp N] [--mem MB] [--disk MB]
 #                 [--timeout SECONDS] [--file SRC[:DEST]]... GUEST_SCRIPT
 #
-#   K: one of the kernel matrix (SW_VM_KERNELS in sw-lib.sh)
+#   K: one of the kernel matrix (SW_VM_KERNELS in sw-lib-vm.sh)
 #   debian          Debian's 6.1 (default; HZ=250, NO_HZ_FULL)
 #   debian-rt       Debian's 6.1 PREEMPT_RT
 #   debian-6.12     Debian's 6.12 LTS
@@ -34,7 +34,9 @@
 # timeout, 125 if the guest never reported one (a crash), 3 if the script
 # passed but the console shows a kernel splat (each is printed on stderr as
 # "vm: splat: <line>"). A KCSAN report is a splat when one of the two racing
-# accesses is the module's; the kernel's own races are counted apart.
+# accesses is the module's; the kernel's own races are counted apart. On a
+# kernel with lockdep, lockdep off at the end of the run is one too: it
+# turns itself off after its first report, and checked nothing after it.
 set -u
 . "$(dirname "$0")/sw-lib.sh"
 
@@ -46,12 +48,6 @@ usage()
 	exit 2
 }
 
-# Whether $1 is a positive number
-sw_vm_number()
-{
-	[[ $1 =~ ^[1-9][0-9]*$ ]]
-}
-
 # The guest prints this, then the script's exit status, as its last word
 SW_VM_MARKER=SW_GUEST_EXIT
 
@@ -60,7 +56,8 @@ SW_VM_SPLATS='BUG:|WARNING:|Oops|general protection fault|Kernel panic|ODEBUG:'
 SW_VM_SPLATS+='|kernel BUG at|possible circular locking|possible recursive locking'
 SW_VM_SPLATS+='|inconsistent lock state|bad unlock balance|suspicious RCU usage'
 SW_VM_SPLATS+='|UBSAN:|list_add corruption'
-SW_VM_SPLATS+='|list_del corruption|rcu_.* detected stalls|INFO: task .* blocked'
+SW_VM_SPLATS+='|list_del corruption|rcu_.* detected stalls|rcu_.* self-detected stall'
+SW_VM_SPLATS+='|INFO: task .* blocked|hard LOCKUP'
 
 # Boot-time lines that match but are no splats: CPU vulnerability notes
 # under TCG's emulated CPU
@@ -113,6 +110,10 @@ if [ -e /sys/kernel/debug/kmemleak ]; then
 	echo scan > /sys/kernel/debug/kmemleak
 	cat /sys/kernel/debug/kmemleak
 fi
+# Whether lockdep still checks (kernels with lockdep): it turns itself off
+# after its first report, whatever reported
+[ -r /proc/lockdep_stats ] &&
+	echo "SW_GUEST_DEBUG_LOCKS=\$(sed -n 's/^ *debug_locks: *//p' /proc/lockdep_stats)"
 echo "$SW_VM_MARKER=\$rc"
 # Our kernels have no ACPI, so they cannot power off: a reboot ends QEMU
 # (-no-reboot) on every kernel
@@ -233,6 +234,20 @@ sw_vm_kcsan_not_ours()
 	grep -a 'BUG: KCSAN: ' "$1" | grep -av '\[shadow_wheel\]'
 }
 
+# A line if the console log $1 says lockdep was off at the end of the run
+# (debug_locks 0, on a kernel with lockdep): it turns itself off after its
+# first report, so the rest of the run checked no lock, and a
+# report not counted as a splat (the kernel's console) hides that
+sw_vm_lockdep_off()
+{
+	local why=''
+
+	grep -aq '^SW_GUEST_DEBUG_LOCKS=0' "$1" || return 0
+	[ -n "$(sw_vm_console_nesting "$1")" ] &&
+		why=" after its report of the kernel's console (Invalid wait context)"
+	echo "lockdep turned itself off during the run$why (debug_locks=0): locks went unchecked from then on"
+}
+
 # The splats on the console log $1, one per line
 sw_vm_splats()
 {
@@ -244,6 +259,7 @@ sw_vm_splats()
 		{ if [ -n "$console" ]; then grep -avxF "$console"; else cat; fi; } |
 		{ if [ -n "$kcsan" ]; then grep -avxF "$kcsan"; else cat; fi; }
 	sw_vm_leaks "$1"
+	sw_vm_lockdep_off "$1"
 }
 
 # The objects kmemleak reports as leaked by the module, from the console
@@ -292,47 +308,10 @@ sw_vm_status()
 	return "$rc"
 }
 
-kernel=debian smp=2 mem='' disk='' timeout=600 files=()
-while [ $# -gt 0 ]; do
-	case "$1" in
-	--kernel)
-		[ $# -ge 2 ] || usage
-		kernel=$2
-		shift 2
-		;;
-	--smp)
-		sw_vm_number "${2-}" || usage
-		smp=$2
-		shift 2
-		;;
-	--mem)
-		sw_vm_number "${2-}" || usage
-		mem=$2
-		shift 2
-		;;
-	--disk)
-		sw_vm_number "${2-}" || usage
-		disk=$2
-		shift 2
-		;;
-	--timeout)
-		sw_vm_number "${2-}" || usage
-		timeout=$2
-		shift 2
-		;;
-	--file)
-		[ $# -ge 2 ] || usage
-		files+=("$2")
-		shift 2
-		;;
-	-*)
-		usage
-		;;
-	*)
-		break
-		;;
-	esac
-done
+kernel=debian smp=2 mem='' disk='' timeout=600 file=()
+sw_options 'kernel=.+' 'smp=[1-9][0-9]*' 'mem=[1-9][0-9]*' 'disk=[1-9][0-9]*' \
+	'timeout=[1-9][0-9]*' 'file+=.+' -- "$@"
+shift "$sw_optind"
 [ $# -eq 1 ] || usage
 script=$1
 [ -f "$script" ] || sw_die "no guest script $script"
@@ -348,7 +327,7 @@ ko=$(sw_build_module "$kernel") || exit 1
 image=$(sw_vm_kernel_image "$kernel") || exit 1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-sw_vm_fill_root "$work/root" "$ko" "$script" "${files[@]}"
+sw_vm_fill_root "$work/root" "$ko" "$script" "${file[@]}"
 [ -n "$disk" ] && sw_vm_make_disk "$work/disk.img" "$disk"
 sw_vm_initramfs "$work/root" "$work/initrd.gz"
 sw_log "vm: booting $kernel ($image), $smp CPUs, $mem MB"
