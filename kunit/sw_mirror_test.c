@@ -14,6 +14,7 @@
 #include <linux/slab.h>
 
 #include "sw_mirror.h"
+#include "sw_test_common.h"
 
 #define SW_MT_RECS	8
 #define SW_MT_CPUS	4
@@ -187,16 +188,9 @@ static void sw_mirror_rejects_unknown_hz(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sw_mirror_init(m, 0, 0, slots, 1), -EINVAL);
 }
 
-static struct kunit_case sw_mirror_setup_cases[] = {
-	KUNIT_CASE(sw_mirror_runs_every_kind_at_four_hz),
-	KUNIT_CASE(sw_mirror_rejects_unknown_hz),
-	{}
-};
-
-static struct kunit_suite sw_mirror_setup_suite = {
-	.name = "shadow_wheel_mirror_setup",
-	.test_cases = sw_mirror_setup_cases,
-};
+SW_TEST_SUITE(sw_mirror_setup_suite, "shadow_wheel_mirror_setup",
+	      KUNIT_CASE(sw_mirror_runs_every_kind_at_four_hz),
+	      KUNIT_CASE(sw_mirror_rejects_unknown_hz));
 
 /*
  * Suite shadow_wheel_mirror_events: the classification, one sequence of
@@ -807,37 +801,30 @@ static void sw_mirror_lat_bin_top_bounds_its_bin(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sw_mirror_lat_bin(LONG_MAX), SW_MIRROR_LAT_BINS - 1);
 }
 
-static struct kunit_case sw_mirror_events_cases[] = {
-	KUNIT_CASE(sw_mirror_start_arms_in_every_wheel),
-	KUNIT_CASE(sw_mirror_cancel_then_start_is_a_requeue),
-	KUNIT_CASE(sw_mirror_requeue_onto_another_base_is_a_migration),
-	KUNIT_CASE(sw_mirror_cancel_then_anything_else_is_a_cancel),
-	KUNIT_CASE(sw_mirror_cancel_then_expire_entry_is_an_expiry),
-	KUNIT_CASE(sw_mirror_expiry_survives_an_interrupt_between),
-	KUNIT_CASE(sw_mirror_due_cancel_without_expiry_is_a_cancel),
-	KUNIT_CASE(sw_mirror_rearm_before_expire_entry_keeps_both),
-	KUNIT_CASE(sw_mirror_rearm_and_interrupt_before_expire_entry),
-	KUNIT_CASE(sw_mirror_del_timer_of_another_base_is_a_cancel),
-	KUNIT_CASE(sw_mirror_remote_expiry_is_told_by_its_expire_entry),
-	KUNIT_CASE(sw_mirror_remote_expiry_is_counted),
-	KUNIT_CASE(sw_mirror_unknown_timers_are_untracked),
-	KUNIT_CASE(sw_mirror_drops_when_out_of_records),
-	KUNIT_CASE(sw_mirror_wheels_run_as_jiffies_pass),
-	KUNIT_CASE(sw_mirror_busy_ticks_count_the_kernels_expiries_too),
-	KUNIT_CASE(sw_mirror_catches_up_within_a_budget),
-	KUNIT_CASE(sw_mirror_counts_clamped_and_parked),
-	KUNIT_CASE(sw_mirror_events_across_the_wrap),
-	KUNIT_CASE(sw_mirror_outcome_is_the_events_own_timer),
-	KUNIT_CASE(sw_mirror_outcome_of_an_untracked_event_is_its_class),
-	KUNIT_CASE(sw_mirror_silent_modify_is_counted),
-	KUNIT_CASE(sw_mirror_lat_bin_top_bounds_its_bin),
-	{}
-};
-
-static struct kunit_suite sw_mirror_events_suite = {
-	.name = "shadow_wheel_mirror_events",
-	.test_cases = sw_mirror_events_cases,
-};
+SW_TEST_SUITE(sw_mirror_events_suite, "shadow_wheel_mirror_events",
+	      KUNIT_CASE(sw_mirror_start_arms_in_every_wheel),
+	      KUNIT_CASE(sw_mirror_cancel_then_start_is_a_requeue),
+	      KUNIT_CASE(sw_mirror_requeue_onto_another_base_is_a_migration),
+	      KUNIT_CASE(sw_mirror_cancel_then_anything_else_is_a_cancel),
+	      KUNIT_CASE(sw_mirror_cancel_then_expire_entry_is_an_expiry),
+	      KUNIT_CASE(sw_mirror_expiry_survives_an_interrupt_between),
+	      KUNIT_CASE(sw_mirror_due_cancel_without_expiry_is_a_cancel),
+	      KUNIT_CASE(sw_mirror_rearm_before_expire_entry_keeps_both),
+	      KUNIT_CASE(sw_mirror_rearm_and_interrupt_before_expire_entry),
+	      KUNIT_CASE(sw_mirror_del_timer_of_another_base_is_a_cancel),
+	      KUNIT_CASE(sw_mirror_remote_expiry_is_told_by_its_expire_entry),
+	      KUNIT_CASE(sw_mirror_remote_expiry_is_counted),
+	      KUNIT_CASE(sw_mirror_unknown_timers_are_untracked),
+	      KUNIT_CASE(sw_mirror_drops_when_out_of_records),
+	      KUNIT_CASE(sw_mirror_wheels_run_as_jiffies_pass),
+	      KUNIT_CASE(sw_mirror_busy_ticks_count_the_kernels_expiries_too),
+	      KUNIT_CASE(sw_mirror_catches_up_within_a_budget),
+	      KUNIT_CASE(sw_mirror_counts_clamped_and_parked),
+	      KUNIT_CASE(sw_mirror_events_across_the_wrap),
+	      KUNIT_CASE(sw_mirror_outcome_is_the_events_own_timer),
+	      KUNIT_CASE(sw_mirror_outcome_of_an_untracked_event_is_its_class),
+	      KUNIT_CASE(sw_mirror_silent_modify_is_counted),
+	      KUNIT_CASE(sw_mirror_lat_bin_top_bounds_its_bin));
 
 /*
  * Suite shadow_wheel_mirror_diff: each reason is a kernel behaviour,
@@ -968,18 +955,11 @@ static void sw_diff_keeps_the_first_mismatches(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, sw_diff_reason_name(SW_DIFF_CLK_AHEAD), "clk_ahead");
 }
 
-static struct kunit_case sw_mirror_diff_cases[] = {
-	KUNIT_CASE(sw_diff_reasons_name_the_clock),
-	KUNIT_CASE(sw_diff_deferrable_compares_within_its_half),
-	KUNIT_CASE(sw_diff_expiry_follows_placement),
-	KUNIT_CASE(sw_diff_kernel_tick_from_the_index),
-	KUNIT_CASE(sw_diff_keeps_the_first_mismatches),
-	{}
-};
-
-static struct kunit_suite sw_mirror_diff_suite = {
-	.name = "shadow_wheel_mirror_diff",
-	.test_cases = sw_mirror_diff_cases,
-};
+SW_TEST_SUITE(sw_mirror_diff_suite, "shadow_wheel_mirror_diff",
+	      KUNIT_CASE(sw_diff_reasons_name_the_clock),
+	      KUNIT_CASE(sw_diff_deferrable_compares_within_its_half),
+	      KUNIT_CASE(sw_diff_expiry_follows_placement),
+	      KUNIT_CASE(sw_diff_kernel_tick_from_the_index),
+	      KUNIT_CASE(sw_diff_keeps_the_first_mismatches));
 
 kunit_test_suites(&sw_mirror_setup_suite, &sw_mirror_events_suite, &sw_mirror_diff_suite);

@@ -14,6 +14,7 @@
 
 #include "sw_mirror_report.h"
 #include "sw_mirror_top.h"
+#include "sw_test_common.h"
 
 /* Function identities: addresses in an array, never called */
 static char sw_tt_fns[4 * SW_MIRROR_TOP_FNS];
@@ -481,22 +482,15 @@ static void sw_tt_quantiles(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sw_mirror_lat_quantile(&lat, 990), -2L);
 }
 
-static struct kunit_case sw_mirror_top_cases[] = {
-	KUNIT_CASE(sw_tt_same_fn_same_entry),
-	KUNIT_CASE(sw_tt_full_overflows_to_others),
-	KUNIT_CASE(sw_tt_account),
-	KUNIT_CASE(sw_tt_matches_linear_table),
-	KUNIT_CASE(sw_tt_report_order),
-	KUNIT_CASE(sw_tt_summary),
-	KUNIT_CASE(sw_tt_print_leaves_report),
-	KUNIT_CASE(sw_tt_stats_keys),
-	KUNIT_CASE(sw_tt_quantiles),
-	{}
-};
-
-static struct kunit_suite sw_mirror_top_suite = {
-	.name = "shadow_wheel_mirror_top",
-	.test_cases = sw_mirror_top_cases,
-};
+SW_TEST_SUITE(sw_mirror_top_suite, "shadow_wheel_mirror_top",
+	      KUNIT_CASE(sw_tt_same_fn_same_entry),
+	      KUNIT_CASE(sw_tt_full_overflows_to_others),
+	      KUNIT_CASE(sw_tt_account),
+	      KUNIT_CASE(sw_tt_matches_linear_table),
+	      KUNIT_CASE(sw_tt_report_order),
+	      KUNIT_CASE(sw_tt_summary),
+	      KUNIT_CASE(sw_tt_print_leaves_report),
+	      KUNIT_CASE(sw_tt_stats_keys),
+	      KUNIT_CASE(sw_tt_quantiles));
 
 kunit_test_suites(&sw_mirror_top_suite);

@@ -91,6 +91,20 @@ void swt_kv_free(struct swt_kv *kv)
 	memset(kv, 0, sizeof(*kv));
 }
 
+int swt_kv_each(const char *rel, int (*line)(const struct swt_kv *kv, size_t i, void *arg),
+		void *arg)
+{
+	struct swt_kv kv;
+	size_t i;
+	int ret;
+
+	ret = swt_kv_read(&kv, rel);
+	for (i = 0; !ret && i < kv.nr; i++)
+		ret = line(&kv, i, arg);
+	swt_kv_free(&kv);
+	return ret;
+}
+
 static const char *swt_kv_str(const struct swt_kv *kv, const char *key)
 {
 	size_t i;
@@ -407,27 +421,25 @@ static int swt_late_level(const struct swt_kv *kv, size_t i, struct swt_lateness
 	return ret;
 }
 
-int swt_lateness_read(struct swt_lateness *lt)
+/* Line @i of lateness: the delivery line or a level's */
+static int swt_lateness_line(const struct swt_kv *kv, size_t i, void *arg)
 {
-	struct swt_kv kv;
-	size_t i;
+	struct swt_lateness *lt = arg;
 	int ret;
 
+	if (strcmp(kv->line[i].key, "delivery"))
+		ret = swt_late_level(kv, i, lt);
+	else
+		ret = swt_late_line(kv, kv->line[i].val, swt_delivery_nums,
+				    ARRAY_SIZE(swt_delivery_nums), lt, lt->delivery_hist,
+				    sizeof(lt->delivery_hist));
+	return ret > 0 ? 0 : ret;
+}
+
+int swt_lateness_read(struct swt_lateness *lt)
+{
 	memset(lt, 0, sizeof(*lt));
-	ret = swt_kv_read(&kv, "lateness");
-	if (ret)
-		return ret;
-	for (i = 0; !ret && i < kv.nr; i++) {
-		if (strcmp(kv.line[i].key, "delivery"))
-			ret = swt_late_level(&kv, i, lt);
-		else
-			ret = swt_late_line(&kv, kv.line[i].val, swt_delivery_nums,
-					    ARRAY_SIZE(swt_delivery_nums), lt, lt->delivery_hist,
-					    sizeof(lt->delivery_hist));
-		ret = ret > 0 ? 0 : ret;
-	}
-	swt_kv_free(&kv);
-	return ret;
+	return swt_kv_each("lateness", swt_lateness_line, lt);
 }
 
 /* cpuN/wheel */

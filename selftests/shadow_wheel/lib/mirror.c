@@ -80,139 +80,150 @@ static const struct swt_mirror_wheel_key {
 #undef SW_MIRROR_FIG
 };
 
-int swt_mirror_read(struct swt_mirror *mr)
+/* A line of mirror/stats other than a wheel's: one figure */
+static void swt_mirror_figure(struct swt_mirror *mr, const char *key, const char *val)
 {
-	struct swt_kv kv;
-	size_t i;
+	u64 v;
+
+	if (swt_parse_u64(val, strlen(val), &v))
+		return;
+	if (!strcmp(key, "running"))
+		mr->running = v;
+	else if (!strcmp(key, "consistent"))
+		mr->consistent = v;
+	else if (!strcmp(key, "caught_up"))
+		mr->caught_up = v;
+	else if (!strcmp(key, "hz"))
+		mr->hz = v;
+	else if (!strcmp(key, "events.anomaly"))
+		mr->anomalies = v;
+	else if (!strcmp(key, "own_events"))
+		mr->own_events = v;
+	else if (!strcmp(key, "log_drained"))
+		mr->log_drained = v;
+	else if (!strcmp(key, "log_lost"))
+		mr->log_lost = v;
+	else if (!strcmp(key, "log_drained_by_probes"))
+		mr->log_drained_by_probes = v;
+}
+
+/* A wheel's line of mirror/stats: every key of swt_mirror_wheel_keys */
+static int swt_mirror_wheel_line(struct swt_mirror *mr, const char *val)
+{
+	struct swt_mirror_wheel *w;
+	size_t k;
+	int ret = 0;
+
+	if (mr->nr_wheels == SWT_MIRROR_MAX_WHEELS)
+		return -E2BIG;
+	w = &mr->wheel[mr->nr_wheels++];
+	snprintf(w->name, sizeof(w->name), "%.*s", (int)strcspn(val, " "), val);
+	val = swt_skip_word(val);
+	for (k = 0; k < ARRAY_SIZE(swt_mirror_wheel_keys) && !ret; k++)
+		ret = swt_words_u64(val, swt_mirror_wheel_keys[k].key,
+				    (u64 *)((char *)w + swt_mirror_wheel_keys[k].off));
+	return ret;
+}
+
+static int swt_mirror_line(const struct swt_kv *kv, size_t i, void *arg)
+{
+	const char *key = kv->line[i].key, *val = kv->line[i].val;
 	int ret;
 
-	memset(mr, 0, sizeof(*mr));
-	ret = swt_kv_read(&kv, "mirror/stats");
-	if (ret) {
-		swt_set_error("read mirror/stats: %s", strerror(-ret));
-		return ret;
+	if (strcmp(key, "wheel")) {
+		swt_mirror_figure(arg, key, val);
+		return 0;
 	}
-	for (i = 0; i < kv.nr && !ret; i++) {
-		const char *key = kv.line[i].key, *val = kv.line[i].val;
-		struct swt_mirror_wheel *w;
-		size_t k;
-
-		if (strcmp(key, "wheel")) {
-			u64 v;
-
-			if (swt_parse_u64(val, strlen(val), &v))
-				continue;
-			if (!strcmp(key, "running"))
-				mr->running = v;
-			else if (!strcmp(key, "consistent"))
-				mr->consistent = v;
-			else if (!strcmp(key, "caught_up"))
-				mr->caught_up = v;
-			else if (!strcmp(key, "hz"))
-				mr->hz = v;
-			else if (!strcmp(key, "events.anomaly"))
-				mr->anomalies = v;
-			else if (!strcmp(key, "own_events"))
-				mr->own_events = v;
-			else if (!strcmp(key, "log_drained"))
-				mr->log_drained = v;
-			else if (!strcmp(key, "log_lost"))
-				mr->log_lost = v;
-			else if (!strcmp(key, "log_drained_by_probes"))
-				mr->log_drained_by_probes = v;
-			continue;
-		}
-		if (mr->nr_wheels == SWT_MIRROR_MAX_WHEELS) {
-			ret = -E2BIG;
-			break;
-		}
-		w = &mr->wheel[mr->nr_wheels++];
-		snprintf(w->name, sizeof(w->name), "%.*s", (int)strcspn(val, " "), val);
-		val = swt_skip_word(val);
-		for (k = 0; k < ARRAY_SIZE(swt_mirror_wheel_keys) && !ret; k++)
-			ret = swt_words_u64(val, swt_mirror_wheel_keys[k].key,
-					    (u64 *)((char *)w + swt_mirror_wheel_keys[k].off));
-	}
-	swt_kv_free(&kv);
+	ret = swt_mirror_wheel_line(arg, val);
 	if (ret)
 		swt_set_error("mirror/stats: a wheel line lacks a key (%s)", strerror(-ret));
 	return ret;
 }
 
-int swt_mirror_lateness_read(struct swt_mirror_late *lt, size_t max, size_t *nr)
+int swt_mirror_read(struct swt_mirror *mr)
 {
-	struct swt_kv kv;
-	size_t i;
+	memset(mr, 0, sizeof(*mr));
+	return swt_kv_each("mirror/stats", swt_mirror_line, mr);
+}
+
+/* Where swt_mirror_lateness_read() puts the wheel lines it reads */
+struct swt_mirror_late_out {
+	struct swt_mirror_late *lt;
+	size_t max, *nr;
+};
+
+/* A wheel's line of mirror/lateness */
+static int swt_mirror_late_wheel(struct swt_mirror_late_out *out, const char *val)
+{
+	struct swt_mirror_late *l;
+	const char *rest, *hist;
+	u64 lvl;
 	int ret;
 
-	*nr = 0;
-	ret = swt_kv_read(&kv, "mirror/lateness");
-	if (ret) {
-		swt_set_error("read mirror/lateness: %s", strerror(-ret));
-		return ret;
-	}
-	for (i = 0; i < kv.nr && !ret; i++) {
-		const char *val = kv.line[i].val, *rest, *hist;
-		struct swt_mirror_late *l;
-		u64 lvl;
+	if (*out->nr == out->max)
+		return -E2BIG;
+	l = &out->lt[(*out->nr)++];
+	snprintf(l->name, sizeof(l->name), "%.*s", (int)strcspn(val, " "), val);
+	rest = swt_skip_word(val);
+	ret = swt_words_u64(rest, "level", &lvl) ?:
+	      swt_words_u64(rest, "gran", &l->gran) ?:
+	      swt_words_u64(rest, "count", &l->count) ?:
+	      swt_words_s64(rest, "min", &l->min) ?:
+	      swt_words_s64(rest, "max", &l->max);
+	l->level = lvl;
+	hist = strstr(val, " hist ");
+	if (!ret && hist)
+		l->early = strtoull(hist + 6, NULL, 10);
+	else if (!ret)
+		ret = -ENOENT;
+	return ret;
+}
 
-		if (strcmp(kv.line[i].key, "wheel"))
-			continue;
-		if (*nr == max) {
-			ret = -E2BIG;
-			break;
-		}
-		l = &lt[(*nr)++];
-		snprintf(l->name, sizeof(l->name), "%.*s", (int)strcspn(val, " "), val);
-		rest = swt_skip_word(val);
-		ret = swt_words_u64(rest, "level", &lvl) ?:
-		      swt_words_u64(rest, "gran", &l->gran) ?:
-		      swt_words_u64(rest, "count", &l->count) ?:
-		      swt_words_s64(rest, "min", &l->min) ?:
-		      swt_words_s64(rest, "max", &l->max);
-		l->level = lvl;
-		hist = strstr(val, " hist ");
-		if (!ret && hist)
-			l->early = strtoull(hist + 6, NULL, 10);
-		else if (!ret)
-			ret = -ENOENT;
-	}
-	swt_kv_free(&kv);
+static int swt_mirror_late_line(const struct swt_kv *kv, size_t i, void *arg)
+{
+	int ret;
+
+	if (strcmp(kv->line[i].key, "wheel"))
+		return 0;
+	ret = swt_mirror_late_wheel(arg, kv->line[i].val);
 	if (ret)
 		swt_set_error("mirror/lateness: a malformed line (%s)", strerror(-ret));
 	return ret;
 }
 
+int swt_mirror_lateness_read(struct swt_mirror_late *lt, size_t max, size_t *nr)
+{
+	struct swt_mirror_late_out out = { .lt = lt, .max = max, .nr = nr };
+
+	*nr = 0;
+	return swt_kv_each("mirror/lateness", swt_mirror_late_line, &out);
+}
+
+/* A line of mirror/diff: "expiry.<reason> N" for the expiries, else the placements */
+static int swt_mirror_diff_line(const struct swt_kv *kv, size_t i, void *arg)
+{
+	const char *key = kv->line[i].key, *val = kv->line[i].val;
+	unsigned int what = !strncmp(key, "expiry.", 7);
+	const char *reason = strchr(key, '.');
+	struct swt_mirror_diff *d = arg;
+	u64 v;
+
+	if (!reason || swt_parse_u64(val, strlen(val), &v))
+		return 0;
+	reason++;
+	if (!strcmp(reason, "compared"))
+		d->compared[what] = v;
+	else if (!strcmp(reason, "match"))
+		d->match[what] = v;
+	else if (!strcmp(reason, "unexplained"))
+		d->unexplained[what] = v;
+	return 0;
+}
+
 int swt_mirror_diff_read(struct swt_mirror_diff *d)
 {
-	struct swt_kv kv;
-	size_t i;
-	int ret;
-
 	memset(d, 0, sizeof(*d));
-	ret = swt_kv_read(&kv, "mirror/diff");
-	if (ret) {
-		swt_set_error("read mirror/diff: %s", strerror(-ret));
-		return ret;
-	}
-	for (i = 0; i < kv.nr; i++) {
-		const char *key = kv.line[i].key, *val = kv.line[i].val;
-		unsigned int what = !strncmp(key, "expiry.", 7);
-		const char *reason = strchr(key, '.');
-		u64 v;
-
-		if (!reason || swt_parse_u64(val, strlen(val), &v))
-			continue;
-		reason++;
-		if (!strcmp(reason, "compared"))
-			d->compared[what] = v;
-		else if (!strcmp(reason, "match"))
-			d->match[what] = v;
-		else if (!strcmp(reason, "unexplained"))
-			d->unexplained[what] = v;
-	}
-	swt_kv_free(&kv);
-	return 0;
+	return swt_kv_each("mirror/diff", swt_mirror_diff_line, d);
 }
 
 /* Accept and drain connections until killed */

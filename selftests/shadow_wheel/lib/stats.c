@@ -85,50 +85,50 @@ static u64 swt_count_get(const struct swt_counts *c, size_t off)
 	return *(const u64 *)((const char *)c + off);
 }
 
+/* Line @i of stats: a total's, or "cpuN.<key>" a CPU's */
+static int swt_stats_line(const struct swt_kv *kv, size_t i, void *arg)
+{
+	const char *key = kv->line[i].key, *val = kv->line[i].val;
+	struct swt_stats *st = arg;
+	struct swt_counts *c = &st->total;
+	unsigned long cpu = 0;
+	char *end;
+	int k;
+	u64 v;
+
+	if (!strncmp(key, "cpu", 3) && isdigit((unsigned char)key[3])) {
+		cpu = strtoul(key + 3, &end, 10);
+		if (*end != '.' || cpu >= SWT_MAX_CPUS)
+			return 0;
+		key = end + 1;
+		c = &st->cpu[cpu];
+		st->has_cpu[cpu] = true;
+	}
+	k = swt_stats_key(key);
+	if (k < 0)
+		return 0;
+	if (swt_parse_u64(val, strlen(val), &v)) {
+		swt_set_error("stats: '%s %s': not a number", kv->line[i].key, val);
+		return -EINVAL;
+	}
+	*swt_count_field(c, swt_stats_keys[k].off) = v;
+	c->seen |= 1ULL << k;
+	return 0;
+}
+
 int swt_stats_read(struct swt_stats *st)
 {
-	struct swt_kv kv;
-	size_t i;
 	int ret, k;
 
 	swt_stats_keys_init();
 	memset(st, 0, sizeof(*st));
-	ret = swt_kv_read(&kv, "stats");
-	if (ret)
-		return ret;
-	for (i = 0; i < kv.nr; i++) {
-		const char *key = kv.line[i].key, *val = kv.line[i].val;
-		struct swt_counts *c = &st->total;
-		unsigned long cpu = 0;
-		char *end;
-		u64 v;
-
-		if (!strncmp(key, "cpu", 3) && isdigit((unsigned char)key[3])) {
-			cpu = strtoul(key + 3, &end, 10);
-			if (*end != '.' || cpu >= SWT_MAX_CPUS)
-				continue;
-			key = end + 1;
-			c = &st->cpu[cpu];
-			st->has_cpu[cpu] = true;
-		}
-		k = swt_stats_key(key);
-		if (k < 0)
-			continue;
-		if (swt_parse_u64(val, strlen(val), &v)) {
-			swt_set_error("stats: '%s %s': not a number", kv.line[i].key, val);
-			ret = -EINVAL;
-			break;
-		}
-		*swt_count_field(c, swt_stats_keys[k].off) = v;
-		c->seen |= 1ULL << k;
-	}
+	ret = swt_kv_each("stats", swt_stats_line, st);
 	for (k = 0; !ret && k < (int)SWT_NR_STATS_KEYS; k++) {
 		if (swt_stats_keys[k].required && !(st->total.seen & (1ULL << k))) {
 			swt_set_error("stats: no '%s' line", swt_stats_keys[k].name);
 			ret = -ENOENT;
 		}
 	}
-	swt_kv_free(&kv);
 	return ret;
 }
 

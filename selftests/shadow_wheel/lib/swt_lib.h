@@ -51,5 +51,11 @@ struct swt_kv {
 
 int swt_kv_read(struct swt_kv *kv, const char *rel);
 void swt_kv_free(struct swt_kv *kv);
+/*
+ * Read @rel and hand its lines in order to @line until one returns other
+ * than 0; that value, or the read's error, is returned
+ */
+int swt_kv_each(const char *rel, int (*line)(const struct swt_kv *kv, size_t i, void *arg),
+		void *arg);
 
 #endif /* _SWT_LIB_H */
