@@ -174,15 +174,14 @@ enum sw_modify_result sw_classic_modify(struct sw_base *base, struct sw_timer *t
 static void sw_classic_cascade(struct sw_base *base, struct sw_tick *tick, unsigned int idx)
 {
 	unsigned int moved = 0;
+	struct sw_timer *timer;
 	HLIST_HEAD(moving);
 
 	hlist_move_list(base->vectors + idx, &moving);
-	while (!hlist_empty(&moving)) {
-		struct sw_timer *timer = hlist_entry(moving.first, struct sw_timer, entry);
+	while ((timer = sw_timer_pop(&moving))) {
 		unsigned long bucket_expiry;
 		unsigned int new_idx, how;
 
-		__hlist_del(&timer->entry);
 		new_idx = sw_classic_index(&base->geo, base->clk, timer->expires, &bucket_expiry,
 					   &how);
 		sw_bucket_add(base, timer, new_idx, bucket_expiry);

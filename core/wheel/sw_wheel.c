@@ -787,17 +787,16 @@ static void sw_cascade_bucket(struct sw_base *base, struct sw_tick *tick, unsign
 {
 	struct hlist_head *expired = &tick->lists[tick->nr_lists];
 	unsigned int moved = 0;
+	struct sw_timer *timer;
 	HLIST_HEAD(far);
 
 	/* The tick's lists beyond nr_lists hold whatever the caller left */
 	INIT_HLIST_HEAD(expired);
 	hlist_move_list(base->vectors + idx, &far);
-	while (!hlist_empty(&far)) {
-		struct sw_timer *timer = hlist_entry(far.first, struct sw_timer, entry);
+	while ((timer = sw_timer_pop(&far))) {
 		unsigned long bucket_expiry;
 		unsigned int new_idx, how;
 
-		__hlist_del(&timer->entry);
 		if (timer->bucket_expiry == tick->clk) {
 			hlist_add_head(&timer->entry, expired);
 			continue;

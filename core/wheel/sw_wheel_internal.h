@@ -60,6 +60,18 @@ static inline bool sw_next_none(const struct sw_base *base, unsigned int half)
 	return base->next_stale & SW_NEXT_NONE(half);
 }
 
+/* The first timer of @list, taken off it (as a cascade takes them); NULL when empty */
+static inline struct sw_timer *sw_timer_pop(struct hlist_head *list)
+{
+	struct sw_timer *timer;
+
+	if (hlist_empty(list))
+		return NULL;
+	timer = hlist_entry(list->first, struct sw_timer, entry);
+	__hlist_del(&timer->entry);
+	return timer;
+}
+
 /* The half of the arrays bucket @idx is in: 1 for the deferrable one */
 static inline unsigned int sw_idx_half(unsigned int idx)
 {
