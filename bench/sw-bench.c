@@ -20,11 +20,13 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <valgrind/callgrind.h>
+#include <linux/kernel.h>
 #include <linux/minmax.h>
 
 #include "sw_bench.h"
@@ -281,25 +283,54 @@ static unsigned long sw_number(const char *s)
 	return v;
 }
 
+/* The numeric options: each a field of the workload's parameters, of @type */
+#define SW_NUM_OPT(opt, field, type)						\
+	{ opt, offsetof(struct sw_bench_params, field), sizeof(type) }
+
+static const struct sw_num_opt {
+	const char	*name;
+	size_t		off;
+	size_t		size;
+} sw_num_opts[] = {
+	SW_NUM_OPT("timers", timers, unsigned long),
+	SW_NUM_OPT("hz", hz, unsigned int),
+	SW_NUM_OPT("ops", ops, unsigned long),
+	SW_NUM_OPT("ticks", ticks, unsigned long),
+	SW_NUM_OPT("gap", gap, unsigned long),
+	SW_NUM_OPT("mean", traffic.mean, unsigned long),
+	SW_NUM_OPT("cancel", traffic.cancel_pct, unsigned int),
+	SW_NUM_OPT("seed", seed, u64),
+};
+
+/* getopt_long's value for numeric option @i */
+#define SW_NUM_OPT_VAL(i)	(256 + (i))
+
+static void sw_set_number(struct sw_bench_params *p, const struct sw_num_opt *opt,
+			  const char *arg)
+{
+	unsigned long v = sw_number(arg);
+	void *at = (char *)p + opt->off;
+
+	if (opt->size == sizeof(unsigned int))
+		*(unsigned int *)at = v;
+	else
+		*(u64 *)at = v;
+}
+
 static void sw_parse(int argc, char **argv, struct sw_opts *o)
 {
-	static const struct option longopts[] = {
+	struct option longopts[ARRAY_SIZE(sw_num_opts) + 4] = {
 		{ "wheel", required_argument, NULL, 'w' },
-		{ "timers", required_argument, NULL, 'n' },
-		{ "hz", required_argument, NULL, 'z' },
-		{ "ops", required_argument, NULL, 'o' },
-		{ "ticks", required_argument, NULL, 't' },
-		{ "gap", required_argument, NULL, 'g' },
-		{ "mean", required_argument, NULL, 'm' },
-		{ "cancel", required_argument, NULL, 'c' },
-		{ "seed", required_argument, NULL, 's' },
 		{ "trace", required_argument, NULL, 'T' },
 		{ "callgrind", required_argument, NULL, 'C' },
-		{ NULL, 0, NULL, 0 },
 	};
 	bool any = false;
+	unsigned int i;
 	int c, k;
 
+	for (i = 0; i < ARRAY_SIZE(sw_num_opts); i++)
+		longopts[3 + i] = (struct option){ sw_num_opts[i].name, required_argument, NULL,
+						   SW_NUM_OPT_VAL(i) };
 	*o = (struct sw_opts){
 		.p = {
 			.hz = 1000, .timers = 100000, .ops = 100000, .ticks = 20000,
@@ -307,6 +338,10 @@ static void sw_parse(int argc, char **argv, struct sw_opts *o)
 		},
 	};
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		if (c >= SW_NUM_OPT_VAL(0) && c < SW_NUM_OPT_VAL(ARRAY_SIZE(sw_num_opts))) {
+			sw_set_number(&o->p, &sw_num_opts[c - SW_NUM_OPT_VAL(0)], optarg);
+			continue;
+		}
 		switch (c) {
 		case 'w':
 			for (k = 0; k < SW_NR_TARGETS; k++) {
@@ -319,30 +354,6 @@ static void sw_parse(int argc, char **argv, struct sw_opts *o)
 				fprintf(stderr, "sw-bench: unknown wheel '%s'\n", optarg);
 				sw_usage();
 			}
-			break;
-		case 'n':
-			o->p.timers = sw_number(optarg);
-			break;
-		case 'z':
-			o->p.hz = sw_number(optarg);
-			break;
-		case 'o':
-			o->p.ops = sw_number(optarg);
-			break;
-		case 't':
-			o->p.ticks = sw_number(optarg);
-			break;
-		case 'g':
-			o->p.gap = sw_number(optarg);
-			break;
-		case 'm':
-			o->p.traffic.mean = sw_number(optarg);
-			break;
-		case 'c':
-			o->p.traffic.cancel_pct = sw_number(optarg);
-			break;
-		case 's':
-			o->p.seed = sw_number(optarg);
 			break;
 		case 'T':
 			o->trace = optarg;
