@@ -80,31 +80,40 @@ static const struct swt_mirror_wheel_key {
 #undef SW_MIRROR_FIG
 };
 
-/* A line of mirror/stats other than a wheel's: one figure */
+/* The lines of mirror/stats other than the wheels' that the tests read */
+#define SWT_MK(key, member, type)	{ key, offsetof(struct swt_mirror, member), sizeof(type) }
+static const struct {
+	const char *key;
+	size_t off, size;
+} swt_mirror_keys[] = {
+	SWT_MK("running", running, bool), SWT_MK("consistent", consistent, bool),
+	SWT_MK("caught_up", caught_up, bool), SWT_MK("hz", hz, unsigned int),
+	SWT_MK("events.anomaly", anomalies, u64), SWT_MK("own_events", own_events, u64),
+	SWT_MK("log_drained", log_drained, u64), SWT_MK("log_lost", log_lost, u64),
+	SWT_MK("log_drained_by_probes", log_drained_by_probes, u64),
+};
+
+/* A line of mirror/stats other than a wheel's: one figure, if the tests read it */
 static void swt_mirror_figure(struct swt_mirror *mr, const char *key, const char *val)
 {
+	size_t k;
 	u64 v;
 
 	if (swt_parse_u64(val, strlen(val), &v))
 		return;
-	if (!strcmp(key, "running"))
-		mr->running = v;
-	else if (!strcmp(key, "consistent"))
-		mr->consistent = v;
-	else if (!strcmp(key, "caught_up"))
-		mr->caught_up = v;
-	else if (!strcmp(key, "hz"))
-		mr->hz = v;
-	else if (!strcmp(key, "events.anomaly"))
-		mr->anomalies = v;
-	else if (!strcmp(key, "own_events"))
-		mr->own_events = v;
-	else if (!strcmp(key, "log_drained"))
-		mr->log_drained = v;
-	else if (!strcmp(key, "log_lost"))
-		mr->log_lost = v;
-	else if (!strcmp(key, "log_drained_by_probes"))
-		mr->log_drained_by_probes = v;
+	for (k = 0; k < ARRAY_SIZE(swt_mirror_keys); k++) {
+		void *at = (char *)mr + swt_mirror_keys[k].off;
+
+		if (strcmp(key, swt_mirror_keys[k].key))
+			continue;
+		/* The member's type: bool, unsigned int or u64 */
+		if (swt_mirror_keys[k].size == sizeof(bool))
+			*(bool *)at = v;
+		else if (swt_mirror_keys[k].size == sizeof(unsigned int))
+			*(unsigned int *)at = v;
+		else
+			*(u64 *)at = v;
+	}
 }
 
 /* A wheel's line of mirror/stats: every key of swt_mirror_wheel_keys */
