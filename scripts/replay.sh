@@ -88,9 +88,9 @@ sw_replay_result()
 # Every key mirror/stats prints is in its entry of docs/ABI
 sw_replay_check_abi()
 {
-	local scope name stats missing=() n=0
+	local name stats missing=() n=0
 
-	while read -r scope name stats; do
+	while read -r _ name stats; do
 		[ "$stats" = none ] && continue
 		n=$((n + 1))
 		awk -v key="$name" '
