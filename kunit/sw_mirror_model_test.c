@@ -35,6 +35,7 @@
 #include <linux/kernel.h>
 #include <linux/math64.h>
 #include <linux/prandom.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 
 #include "sw_mirror.h"
@@ -609,6 +610,9 @@ static void mm_run(struct kunit *test, bool v612, unsigned int hz, unsigned long
 	for (op = 0; op < MM_OPS; op++) {
 		u32 r = prandom_u32_state(&mm->rnd);
 		int t = r / 128 % MM_TIMERS;
+
+		/* Long under KASAN and TCG: the soft lockup detector's thread runs */
+		cond_resched();
 
 		switch (r % 128) {
 		case 0 ... 59:

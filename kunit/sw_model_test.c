@@ -19,6 +19,7 @@
 #include <linux/kernel.h>
 #include <linux/list.h>
 #include <linux/prandom.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 
@@ -291,6 +292,9 @@ static void sw_model_random_ops_match_reference(struct kunit *test)
 		for (op = 0; op < SW_MODEL_OPS; op++) {
 			u32 r = prandom_u32_state(&m.rnd);
 			struct sw_model_timer *mt = &m.timers[(r >> 8) % SW_MODEL_TIMERS];
+
+			/* Long under KASAN and TCG: the soft lockup detector's thread runs */
+			cond_resched();
 
 			switch (r % 100) {
 			case 0 ... 44:

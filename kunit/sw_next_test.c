@@ -20,6 +20,7 @@
 #include <linux/kernel.h>
 #include <linux/list.h>
 #include <linux/prandom.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -213,6 +214,9 @@ static void sw_next_cache_matches_scan(struct kunit *test)
 			u32 a = prandom_u32_state(&r.rnd);
 			struct sw_timer *t = &r.timers[(a >> 8) % SW_NEXT_TIMERS];
 			unsigned long clk = r.base->clk;
+
+			/* Long under KASAN and TCG: the soft lockup detector's thread runs */
+			cond_resched();
 
 			switch (a % 100) {
 			case 0 ... 39:
