@@ -72,6 +72,8 @@ static void sw_mirror_report_derive(struct sw_mirror_report *rep)
 	for (v = 0; v < SW_SIRQ_NR_VERDICTS; v++)
 		verdicts += fig->softirq[v];
 	fig->softirq_agreement_permille = sw_report_milli(fig->softirq[SW_SIRQ_AGREE], verdicts);
+	fig->softirq_paired_permille = sw_report_milli(fig->softirq[SW_SIRQ_AGREE] +
+						       fig->softirq[SW_SIRQ_LATE], verdicts);
 	fig->expired_permille = sw_report_milli(fig->expired, fig->seen);
 	for (w = 0; w < fig->wheels; w++) {
 		struct sw_mirror_wheel_figures *wf = &fig->wheel[w];
