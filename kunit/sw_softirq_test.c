@@ -330,6 +330,35 @@ static void sw_softirq_cpu_events_lose_no_timer(struct kunit *test)
 	}
 }
 
+/*
+ * A wheel at a coarser HZ runs a timer later than the kernel did: the
+ * kernel's expiry does not make that wheel's softirq spurious
+ */
+static void sw_softirq_coarser_wheel_runs_it_later(struct kunit *test)
+{
+	struct sw_mirror_figures *fig = kunit_kzalloc(test, sizeof(*fig), GFP_KERNEL);
+	struct ss *t = ss_new(test, SW_BASES_STD_DEF, false);
+	unsigned int w, checked = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, fig);
+	ss_start(t, 0, 0, 10, 0);
+	ss_cpu(t, SW_EV_SOFTIRQ_ENTRY, 11);
+	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_CANCEL, 0, 11, 0, 0), SW_MC_CANCEL);
+	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_EXPIRE, 0, 11, 11, 0), SW_MC_EXPIRE);
+	ss_cpu(t, SW_EV_SOFTIRQ_EXIT, 11);
+	sw_mirror_advance(&t->m, SS_T0 + 40);
+	sw_mirror_read_figures(&t->m, fig);
+	for (w = 0; w < fig->wheels; w++) {
+		if (fig->wheel[w].kind != SW_WHEEL_MAINLINE)
+			continue;
+		KUNIT_EXPECT_EQ_MSG(test, fig->wheel[w].softirqs, 1UL, "HZ %u", fig->wheel[w].vhz);
+		KUNIT_EXPECT_EQ_MSG(test, fig->wheel[w].spurious_softirqs, 0UL, "HZ %u",
+				    fig->wheel[w].vhz);
+		checked++;
+	}
+	KUNIT_EXPECT_EQ(test, checked, 3U);
+}
+
 SW_TEST_SUITE(sw_softirq_suite, "shadow_wheel_softirq",
 	      KUNIT_CASE(sw_softirq_enqueue_lowers_next_expiry),
 	      KUNIT_CASE(sw_softirq_delete_leaves_it_stale),
@@ -339,6 +368,7 @@ SW_TEST_SUITE(sw_softirq_suite, "shadow_wheel_softirq",
 	      KUNIT_CASE(sw_softirq_612_runs_only_the_due_base),
 	      KUNIT_CASE(sw_softirq_612_idle_recomputes_both),
 	      KUNIT_CASE(sw_softirq_differential_needs_the_stale_rule),
+	      KUNIT_CASE(sw_softirq_coarser_wheel_runs_it_later),
 	      KUNIT_CASE(sw_softirq_cpu_events_lose_no_timer));
 
 kunit_test_suites(&sw_softirq_suite);

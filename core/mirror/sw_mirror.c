@@ -524,6 +524,7 @@ static void sw_mirror_expired(struct sw_mirror *m, struct sw_mirror_rec *r,
 	if (sw_ktimer_cpu(r->tflags) != ev->cpu)
 		m->expired_remote++;
 	m->expired++;
+	sw_sirq_expired(m, r);
 	sw_mirror_release(m, r);
 }
 

@@ -147,6 +147,9 @@ enum sw_mirror_bases {
 #define SW_SIRQ_BASE_GLOBAL	1
 #define SW_SIRQ_BASE_DEF	2
 
+/* Expired timers a wheel has yet to run, per CPU: see &sw_sirq_wheel.ghost */
+#define SW_SIRQ_GHOSTS		16
+
 /* Recorded softirqs the differential waits on before it calls a prediction missed */
 #define SW_SIRQ_WINDOW		4
 
@@ -164,6 +167,11 @@ enum sw_mirror_bases {
  * @spurious:	of those, the ones that ran no timer
  * @wakeups:	idle wakeups: ticks an idle CPU took for its next
  *		non-deferrable expiry
+ * @ghost:	ticks of timers the kernel expired before this wheel's tick
+ *		for them came (a coarser HZ runs a timer later): the wheel
+ *		still runs them there; the earliest are forgotten first
+ * @ghost_base:	the base of each
+ * @nr_ghosts:	in @ghost
  */
 struct sw_sirq_wheel {
 	unsigned long	next[SW_SIRQ_NR_BASES];
@@ -174,6 +182,9 @@ struct sw_sirq_wheel {
 	unsigned long	softirqs;
 	unsigned long	spurious;
 	unsigned long	wakeups;
+	unsigned long	ghost[SW_SIRQ_GHOSTS];
+	u8		ghost_base[SW_SIRQ_GHOSTS];
+	u8		nr_ghosts;
 };
 
 /* The differential's verdicts on a CPU's softirqs, see sw_softirq.c */

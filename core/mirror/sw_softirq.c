@@ -19,6 +19,10 @@
  *		next_timer_interrupt() for BASE_LOCAL and BASE_GLOBAL; never
  *		for BASE_DEF there.
  *
+ * A timer the kernel expired before a wheel's tick for it came (a wheel at
+ * a coarser HZ runs it later) still runs at that tick in that wheel: its
+ * tick is kept as a ghost until the wheel's softirq runs it.
+ *
  * A CPU ticks on every jiffy while it is awake. An idle CPU whose tick is
  * stopped (NOHZ) takes a tick only when its next non-deferrable expiry
  * comes: that is an idle wakeup, and a deferrable base that is due by then
@@ -140,6 +144,7 @@ static void sw_sirq_recalc(const struct sw_mirror *m, struct sw_mirror_cpu *c, u
 	const struct sw_mirror_rec *r;
 	unsigned long next = 0;
 	bool found = false;
+	unsigned int i;
 
 	list_for_each_entry(r, &c->timers, on_cpu) {
 		unsigned long t;
@@ -148,6 +153,15 @@ static void sw_sirq_recalc(const struct sw_mirror *m, struct sw_mirror_cpu *c, u
 			continue;
 		t = sw_sirq_tick_of(m, r, w);
 		if (!sw_time_after(t, after))
+			continue;
+		if (!found || sw_time_before(t, next))
+			next = t;
+		found = true;
+	}
+	for (i = 0; i < sw->nr_ghosts; i++) {
+		unsigned long t = sw->ghost[i];
+
+		if (sw->ghost_base[i] != b || !sw_time_after(t, after))
 			continue;
 		if (!found || sw_time_before(t, next))
 			next = t;
@@ -165,7 +179,9 @@ static void sw_sirq_recalc(const struct sw_mirror *m, struct sw_mirror_cpu *c, u
 static bool sw_sirq_runs_timer(const struct sw_mirror *m, const struct sw_mirror_cpu *c,
 			       unsigned int w, unsigned long from, unsigned long to)
 {
+	const struct sw_sirq_wheel *sw = &c->wheel[w];
 	const struct sw_mirror_rec *r;
+	unsigned int i;
 
 	list_for_each_entry(r, &c->timers, on_cpu) {
 		unsigned long t = sw_sirq_tick_of(m, r, w);
@@ -173,7 +189,25 @@ static bool sw_sirq_runs_timer(const struct sw_mirror *m, const struct sw_mirror
 		if (r->state == SW_REC_PENDING && sw_time_after(t, from) && !sw_time_after(t, to))
 			return true;
 	}
+	for (i = 0; i < sw->nr_ghosts; i++) {
+		if (sw_time_after(sw->ghost[i], from) && !sw_time_after(sw->ghost[i], to))
+			return true;
+	}
 	return false;
+}
+
+/* The ghosts a run at @t ran */
+static void sw_sirq_ghosts_ran(struct sw_sirq_wheel *sw, unsigned long t)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < sw->nr_ghosts; i++) {
+		if (!sw_time_after(sw->ghost[i], t))
+			continue;
+		sw->ghost[n] = sw->ghost[i];
+		sw->ghost_base[n++] = sw->ghost_base[i];
+	}
+	sw->nr_ghosts = n;
 }
 
 /* The earliest next_expiry of the bases in @mask; false if none holds a timer */
@@ -234,6 +268,7 @@ static void sw_sirq_raise(const struct sw_mirror *m, struct sw_mirror_cpu *c, un
 	if (c->idle)
 		sw->wakeups++;
 	sw->ran = t;
+	sw_sirq_ghosts_ran(sw, t);
 	/* __run_timers() runs, and recomputes, only a base that is due */
 	for (b = 0; b < SW_SIRQ_NR_BASES; b++) {
 		if (due & BIT(b))
@@ -365,6 +400,35 @@ void sw_sirq_delete(struct sw_mirror *m, struct sw_mirror_rec *r)
 void sw_sirq_release(struct sw_mirror_rec *r)
 {
 	list_del_init(&r->on_cpu);
+}
+
+/**
+ * sw_sirq_expired - the kernel ran @r's timer: a wheel whose tick for it
+ *	has not come keeps that tick, to run it there
+ * @m:		the mirror
+ * @r:		the record, before its release
+ */
+void sw_sirq_expired(struct sw_mirror *m, const struct sw_mirror_rec *r)
+{
+	struct sw_mirror_cpu *c = sw_sirq_cpu(m, sw_ktimer_cpu(r->tflags));
+	unsigned int b = sw_sirq_base_of(m, r->tflags), w;
+
+	if (!c || list_empty(&r->on_cpu))
+		return;
+	for (w = 0; w < m->nr_wheels; w++) {
+		struct sw_sirq_wheel *sw = &c->wheel[w];
+		unsigned long t = sw_sirq_tick_of(m, r, w);
+
+		if (!sw_time_after(t, sw->tick))
+			continue;
+		if (sw->nr_ghosts == SW_SIRQ_GHOSTS) {
+			memmove(sw->ghost, sw->ghost + 1, sizeof(sw->ghost) - sizeof(*sw->ghost));
+			memmove(sw->ghost_base, sw->ghost_base + 1, SW_SIRQ_GHOSTS - 1);
+			sw->nr_ghosts--;
+		}
+		sw->ghost[sw->nr_ghosts] = t;
+		sw->ghost_base[sw->nr_ghosts++] = b;
+	}
 }
 
 /**
