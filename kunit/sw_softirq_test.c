@@ -103,6 +103,17 @@ static struct ss_fig ss_read(struct ss *t, unsigned long at)
 	return f;
 }
 
+/* CPU 0's softirqs in the kernel wheel up to SS_T0 + @at: raised, spurious, idle wakeups */
+static void ss_expect(struct ss *t, unsigned long at, unsigned long softirqs,
+		      unsigned long spurious, unsigned long wakeups)
+{
+	struct ss_fig f = ss_read(t, at);
+
+	KUNIT_EXPECT_EQ_MSG(t->test, f.softirqs, softirqs, "softirqs by +%lu", at);
+	KUNIT_EXPECT_EQ_MSG(t->test, f.spurious, spurious, "spurious by +%lu", at);
+	KUNIT_EXPECT_EQ_MSG(t->test, f.wakeups, wakeups, "wakeups by +%lu", at);
+}
+
 /* enqueue_timer(): a timer before next_expiry lowers it; the raise is at its tick */
 static void sw_softirq_enqueue_lowers_next_expiry(struct kunit *test)
 {
@@ -128,54 +139,47 @@ static void sw_softirq_enqueue_lowers_next_expiry(struct kunit *test)
 static void sw_softirq_delete_leaves_it_stale(struct kunit *test)
 {
 	struct ss *t = ss_new(test, SW_BASES_STD_DEF, false);
-	struct ss_fig f;
 
 	ss_start(t, 0, 0, 10, 0);
 	ss_cancel(t, 0, 2);
-	f = ss_read(t, 20);
-	KUNIT_EXPECT_EQ(test, f.softirqs, 1UL);
-	KUNIT_EXPECT_EQ(test, f.spurious, 1UL);
+	ss_expect(t, 20, 1, 1, 0);
 
 	/* With the rule off, the delete recomputes: no softirq at all */
 	t = ss_new(test, SW_BASES_STD_DEF, true);
 	ss_start(t, 0, 0, 10, 0);
 	ss_cancel(t, 0, 2);
-	f = ss_read(t, 20);
-	KUNIT_EXPECT_EQ(test, f.softirqs, 0UL);
+	ss_expect(t, 20, 0, 0, 0);
+}
+
+/* Timers at +10 and +20, the first deleted: next_expiry left at +11 */
+static struct ss *ss_stale_first(struct kunit *test)
+{
+	struct ss *t = ss_new(test, SW_BASES_STD_DEF, false);
+
+	ss_start(t, 0, 0, 10, 0);
+	ss_start(t, 1, 0, 20, 0);
+	ss_cancel(t, 0, 2);
+	return t;
 }
 
 /* __run_timers(): a run recomputes, so one stale tick costs one softirq, not one a tick */
 static void sw_softirq_run_recomputes(struct kunit *test)
 {
-	struct ss *t = ss_new(test, SW_BASES_STD_DEF, false);
-	struct ss_fig f;
+	struct ss *t = ss_stale_first(test);
 
-	ss_start(t, 0, 0, 10, 0);
-	ss_start(t, 1, 0, 20, 0);
-	ss_cancel(t, 0, 2);
-	f = ss_read(t, 30);
 	/* +11 (stale, runs nothing), then +21 */
-	KUNIT_EXPECT_EQ(test, f.softirqs, 2UL);
-	KUNIT_EXPECT_EQ(test, f.spurious, 1UL);
-	f = ss_read(t, 60);
-	KUNIT_EXPECT_EQ(test, f.softirqs, 2UL);
+	ss_expect(t, 30, 2, 1, 0);
+	ss_expect(t, 60, 2, 1, 0);
 }
 
 /* 6.1's get_next_timer_interrupt(): idle entry recomputes BASE_STD; the CPU wakes once */
 static void sw_softirq_idle_entry_recomputes(struct kunit *test)
 {
-	struct ss *t = ss_new(test, SW_BASES_STD_DEF, false);
-	struct ss_fig f;
+	struct ss *t = ss_stale_first(test);
 
-	ss_start(t, 0, 0, 10, 0);
-	ss_start(t, 1, 0, 20, 0);
-	ss_cancel(t, 0, 2);
 	ss_cpu(t, SW_EV_IDLE_ENTER, 3);
-	f = ss_read(t, 30);
-	KUNIT_EXPECT_EQ(test, f.softirqs, 1UL);
-	KUNIT_EXPECT_EQ(test, f.spurious, 0UL);
-	KUNIT_EXPECT_EQ(test, f.wakeups, 1UL);
-	KUNIT_EXPECT_TRUE(test, f.cpu.idle);
+	ss_expect(t, 30, 1, 0, 1);
+	KUNIT_EXPECT_TRUE(test, ss_read(t, 30).cpu.idle);
 }
 
 /*
@@ -184,29 +188,23 @@ static void sw_softirq_idle_entry_recomputes(struct kunit *test)
  */
 static void sw_softirq_deferrable_rides_along(struct kunit *test)
 {
-	struct ss *t = ss_new(test, SW_BASES_STD_DEF, false);
-	struct ss_fig f;
+	unsigned int idle;
 
-	ss_start(t, 0, 0, 10, SS_DEFERRABLE);
-	ss_start(t, 1, 0, 12, SS_DEFERRABLE);
-	ss_start(t, 2, 0, 30, 0);
-	ss_cancel(t, 0, 2);
-	ss_cpu(t, SW_EV_IDLE_ENTER, 3);
-	f = ss_read(t, 40);
-	KUNIT_EXPECT_EQ(test, f.softirqs, 1UL);
-	KUNIT_EXPECT_EQ(test, f.wakeups, 1UL);
-	KUNIT_EXPECT_EQ(test, f.spurious, 0UL);
+	for (idle = 0; idle < 2; idle++) {
+		struct ss *t = ss_new(test, SW_BASES_STD_DEF, false);
 
-	/* Awake, the same timers cost a softirq at +11 (stale), +13 and +31 */
-	t = ss_new(test, SW_BASES_STD_DEF, false);
-	ss_start(t, 0, 0, 10, SS_DEFERRABLE);
-	ss_start(t, 1, 0, 12, SS_DEFERRABLE);
-	ss_start(t, 2, 0, 30, 0);
-	ss_cancel(t, 0, 2);
-	f = ss_read(t, 40);
-	KUNIT_EXPECT_EQ(test, f.softirqs, 3UL);
-	KUNIT_EXPECT_EQ(test, f.spurious, 1UL);
-	KUNIT_EXPECT_EQ(test, f.wakeups, 0UL);
+		ss_start(t, 0, 0, 10, SS_DEFERRABLE);
+		ss_start(t, 1, 0, 12, SS_DEFERRABLE);
+		ss_start(t, 2, 0, 30, 0);
+		ss_cancel(t, 0, 2);
+		if (idle) {
+			ss_cpu(t, SW_EV_IDLE_ENTER, 3);
+			ss_expect(t, 40, 1, 0, 1);
+		} else {
+			/* Awake: a softirq at +11 (stale), +13 and +31 */
+			ss_expect(t, 40, 3, 1, 0);
+		}
+	}
 }
 
 /*
@@ -227,14 +225,11 @@ static void sw_softirq_612_runs_only_the_due_base(struct kunit *test)
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct ss *t = ss_new(test, cases[i].bases, false);
-		struct ss_fig f;
 
 		ss_start(t, 0, 0, 10, SS_PINNED);
 		ss_start(t, 1, 0, 12, 0);
 		ss_cancel(t, 1, 2);
-		f = ss_read(t, 20);
-		KUNIT_EXPECT_EQ_MSG(test, f.softirqs, cases[i].softirqs, "bases %u", i);
-		KUNIT_EXPECT_EQ_MSG(test, f.spurious, cases[i].spurious, "bases %u", i);
+		ss_expect(t, 20, cases[i].softirqs, cases[i].spurious, 0);
 	}
 }
 
@@ -242,7 +237,6 @@ static void sw_softirq_612_runs_only_the_due_base(struct kunit *test)
 static void sw_softirq_612_idle_recomputes_both(struct kunit *test)
 {
 	struct ss *t = ss_new(test, SW_BASES_LOCAL_GLOBAL_DEF, false);
-	struct ss_fig f;
 
 	ss_start(t, 0, 0, 10, 0);
 	ss_start(t, 1, 0, 11, SS_PINNED);
@@ -250,10 +244,7 @@ static void sw_softirq_612_idle_recomputes_both(struct kunit *test)
 	ss_cancel(t, 0, 2);
 	ss_cancel(t, 1, 2);
 	ss_cpu(t, SW_EV_IDLE_ENTER, 3);
-	f = ss_read(t, 30);
-	KUNIT_EXPECT_EQ(test, f.softirqs, 1UL);
-	KUNIT_EXPECT_EQ(test, f.spurious, 0UL);
-	KUNIT_EXPECT_EQ(test, f.wakeups, 1UL);
+	ss_expect(t, 30, 1, 0, 1);
 }
 
 /*

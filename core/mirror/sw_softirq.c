@@ -65,19 +65,21 @@
 #define SW_SIRQ_NONDEF		(BIT(0) | BIT(SW_SIRQ_BASE_GLOBAL))
 #define SW_SIRQ_ALL		(SW_SIRQ_NONDEF | BIT(SW_SIRQ_BASE_DEF))
 
+/**
+ * sw_sirq_verdict_name - the name of a verdict of the softirq differential
+ * @v:		the verdict
+ *
+ * Return: its name, as mirror/stats prints it (softirq.NAME).
+ */
+const char *sw_sirq_verdict_name(enum sw_sirq_verdict v)
+{
 #define SW_EM(sym, name)	[sym] = name,
 #define SW_EM_LAST(sym, name)	[sym] = name
-
-static const char * const sw_sirq_verdict_names[SW_SIRQ_NR_VERDICTS] = {
-	SW_SIRQ_VERDICTS
-};
-
+	static const char * const names[SW_SIRQ_NR_VERDICTS] = { SW_SIRQ_VERDICTS };
 #undef SW_EM
 #undef SW_EM_LAST
 
-const char *sw_sirq_verdict_name(enum sw_sirq_verdict v)
-{
-	return v < SW_SIRQ_NR_VERDICTS ? sw_sirq_verdict_names[v] : "?";
+	return v < SW_SIRQ_NR_VERDICTS ? names[v] : "?";
 }
 
 /**
