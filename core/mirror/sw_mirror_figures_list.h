@@ -74,7 +74,7 @@ SW_MIRROR_FIG(wheel,	expired_per_due_tick_milli, "1/1000", derive, wheel, "timer
 SW_MIRROR_FIG(wheel,	softirqs,		"softirqs",	sum,	wheel,	"", 1)
 SW_MIRROR_FIG(wheel,	softirqs_per_s,		"softirqs/s",	derive,	wheel,	"softirqs/s", 1)
 SW_MIRROR_FIG(wheel,	spurious_softirqs,	"softirqs",	sum,	wheel,	"", 1)
-SW_MIRROR_FIG(wheel,	spurious_permille,	"1/1000 of softirqs", derive, wheel, "spurious%", 10)
+SW_MIRROR_FIG(wheel,	spurious_permille,	"1/1000",	derive,	wheel,	"spurious%", 10)
 SW_MIRROR_FIG(wheel,	idle_wakeups,		"wakeups",	sum,	wheel,	"", 1)
 SW_MIRROR_FIG(wheel,	idle_wakeups_per_s,	"wakeups/s",	derive,	wheel,	"wakeups/s", 1)
 SW_MIRROR_FIG(wheel,	clamped,		"timers",	sum,	wheel,	"", 1)

@@ -73,8 +73,9 @@
  */
 const char *sw_sirq_verdict_name(enum sw_sirq_verdict v)
 {
-#define SW_EM(sym, name)	[sym] = name,
-#define SW_EM_LAST(sym, name)	[sym] = name
+/* In the order of the enum: the same list */
+#define SW_EM(sym, name)	name,
+#define SW_EM_LAST(sym, name)	name
 	static const char * const names[SW_SIRQ_NR_VERDICTS] = { SW_SIRQ_VERDICTS };
 #undef SW_EM
 #undef SW_EM_LAST

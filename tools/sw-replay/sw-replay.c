@@ -458,7 +458,7 @@ static const char *sw_replay_softirq_missing(const struct sw_replay *rp)
 static const char *sw_replay_idle_missing(const struct sw_replay *rp)
 {
 	if (!rp->t.has_idle)
-		return "not recorded (the trace lacks power:cpu_idle and timer:timer_base_idle): every CPU taken as awake, on every tick; idle_wakeups not measured";
+		return "not recorded (the trace lacks power:cpu_idle and timer:timer_base_idle)";
 	return NULL;
 }
 
@@ -471,9 +471,10 @@ static void sw_replay_notes(const struct sw_replay *rp)
 		printf("replay softirq differential: %s\n", why);
 	why = sw_replay_idle_missing(rp);
 	if (why)
-		printf("replay idle: %s\n", why);
+		printf("replay idle: %s: %s\n", why,
+		       "every CPU taken as awake, on every tick; idle_wakeups not measured");
 	if (rp->exact_next)
-		printf("replay next_expiry: exact (--exact-next: the stale-next_expiry rule off)\n");
+		printf("replay next_expiry: exact (--exact-next: the stale rule off)\n");
 }
 
 /* After mirror/stats' lines: the softirq differential per CPU */
@@ -489,8 +490,9 @@ static void sw_replay_softirq_cpus(struct sw_replay *rp, const struct sw_mirror_
 		sw_mirror_read_cpu(rp->m, cpu, &f);
 		if (!f.seen)
 			continue;
-		printf("softirq_cpu %u recorded %lu recorded_spurious %lu predicted %lu pending %lu",
-		       cpu, f.recorded, f.recorded_spurious, f.predicted, f.pending);
+		printf("softirq_cpu %u recorded %lu recorded_spurious %lu", cpu, f.recorded,
+		       f.recorded_spurious);
+		printf(" predicted %lu pending %lu", f.predicted, f.pending);
 		for (v = 0; v < SW_SIRQ_NR_VERDICTS; v++)
 			printf(" %s %lu", sw_sirq_verdict_name(v), f.verdict[v]);
 		printf("\n");
@@ -640,7 +642,8 @@ static void sw_replay_check_softirq(struct sw_replay *rp, const struct sw_mirror
 		return;
 	}
 	for (kw = 0; kw < rep->fig.wheels; kw++) {
-		if (rep->fig.wheel[kw].kind == SW_WHEEL_MAINLINE && rep->fig.wheel[kw].vhz == rp->hz)
+		if (rep->fig.wheel[kw].kind == SW_WHEEL_MAINLINE &&
+		    rep->fig.wheel[kw].vhz == rp->hz)
 			break;
 	}
 	un = sw_sirq_share(rep, v[SW_SIRQ_UNPREDICTED] + v[SW_SIRQ_MISSED]);
@@ -649,12 +652,15 @@ static void sw_replay_check_softirq(struct sw_replay *rp, const struct sw_mirror
 		 "timer softirqs recorded %lu (%lu ran no timer), predicted %lu (%lu would run none)",
 		 rep->fig.softirq_recorded, rep->fig.softirq_recorded_spurious,
 		 rep->fig.softirq_predicted, rep->fig.wheel[kw].spurious_softirqs);
-	printf("replay: %s: softirq differential: agree %lu, late %lu (paired %lu.%lu%%; at the tick %lu.%lu%%, target 99%%); coalesced %lu history %lu tmigr %lu idle_tick %lu; unexplained: unpredicted %lu missed %lu\n",
-	       c->trace, v[SW_SIRQ_AGREE], v[SW_SIRQ_LATE],
+	printf("replay: %s: softirq differential: ", c->trace);
+	printf("agree %lu, late %lu (paired %lu.%lu%%; at the tick %lu.%lu%%, target 99%%);",
+	       v[SW_SIRQ_AGREE], v[SW_SIRQ_LATE],
 	       rep->fig.softirq_paired_permille / 10, rep->fig.softirq_paired_permille % 10,
-	       rep->fig.softirq_agreement_permille / 10, rep->fig.softirq_agreement_permille % 10,
-	       v[SW_SIRQ_COALESCED], v[SW_SIRQ_HISTORY], v[SW_SIRQ_TMIGR], v[SW_SIRQ_IDLE_TICK],
-	       v[SW_SIRQ_UNPREDICTED], v[SW_SIRQ_MISSED]);
+	       rep->fig.softirq_agreement_permille / 10, rep->fig.softirq_agreement_permille % 10);
+	printf(" coalesced %lu history %lu tmigr %lu idle_tick %lu;",
+	       v[SW_SIRQ_COALESCED], v[SW_SIRQ_HISTORY], v[SW_SIRQ_TMIGR], v[SW_SIRQ_IDLE_TICK]);
+	printf(" unexplained: unpredicted %lu missed %lu\n", v[SW_SIRQ_UNPREDICTED],
+	       v[SW_SIRQ_MISSED]);
 	sw_check(c, alt && un < un_alt,
 		 "softirq differential: %s next_expiry leaves %lu.%lu%% unexplained, %s %lu.%lu%% (predicted %lu, recorded %lu)",
 		 rp->exact_next ? "exact" : "the kernel's stale", un / 10, un % 10,
