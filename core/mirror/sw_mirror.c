@@ -839,6 +839,7 @@ void sw_mirror_read_figures(const struct sw_mirror *m, struct sw_mirror_figures 
 		sw_mirror_read_cpu(m, c, &cf);
 		fig->softirq_recorded += cf.recorded;
 		fig->softirq_recorded_spurious += cf.recorded_spurious;
+		fig->softirq_spurious_paired += cf.spurious_paired;
 		fig->softirq_predicted += cf.predicted;
 		for (v = 0; v < SW_SIRQ_NR_VERDICTS; v++)
 			fig->softirq[v] += cf.verdict[v];

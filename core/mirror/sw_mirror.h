@@ -227,6 +227,8 @@ struct sw_sirq_pred {
  * struct sw_sirq_diff - the softirq differential of one CPU
  * @recorded:	softirq_entry events of TIMER_SOFTIRQ
  * @recorded_spurious: of those, the ones whose run had no expire_entry
+ * @spurious_paired: of those, the ones paired with a predicted raise
+ *		(agree or late): the stale next_expiry the model kept
  * @predicted:	softirqs the kernel wheel's model raised
  * @verdict:	per &enum sw_sirq_verdict
  * @pred:	predictions not yet matched, oldest first
@@ -241,6 +243,7 @@ struct sw_sirq_pred {
 struct sw_sirq_diff {
 	unsigned long		recorded;
 	unsigned long		recorded_spurious;
+	unsigned long		spurious_paired;
 	unsigned long		predicted;
 	unsigned long		verdict[SW_SIRQ_NR_VERDICTS];
 	struct sw_sirq_pred	pred[SW_SIRQ_WINDOW];
@@ -535,6 +538,7 @@ const char *sw_sirq_verdict_name(enum sw_sirq_verdict v);
  * @idle:	it is idle now, as modelled
  * @recorded:	its recorded timer softirqs
  * @recorded_spurious: of those, with no expire_entry
+ * @spurious_paired: of those, paired with a predicted raise
  * @predicted:	the kernel wheel's model's
  * @pending:	of those, not yet matched nor given up on (the last few)
  * @verdict:	per &enum sw_sirq_verdict
@@ -545,6 +549,7 @@ struct sw_sirq_cpu_figures {
 	bool		idle;
 	unsigned long	recorded;
 	unsigned long	recorded_spurious;
+	unsigned long	spurious_paired;
 	unsigned long	predicted;
 	unsigned long	pending;
 	unsigned long	verdict[SW_SIRQ_NR_VERDICTS];

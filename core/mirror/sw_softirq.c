@@ -489,8 +489,10 @@ static void sw_sirq_run_end(struct sw_mirror_cpu *c)
 	if (!d->in_run)
 		return;
 	d->in_run = false;
-	if (!d->run_expiries)
+	if (!d->run_expiries) {
 		d->recorded_spurious++;
+		d->spurious_paired += d->run_matched;
+	}
 	if (d->run_matched)
 		return;
 	if (d->run_history)
@@ -595,6 +597,7 @@ void sw_mirror_read_cpu(const struct sw_mirror *m, unsigned int cpu,
 	fig->idle = c->idle;
 	fig->recorded = c->diff.recorded;
 	fig->recorded_spurious = c->diff.recorded_spurious;
+	fig->spurious_paired = c->diff.spurious_paired;
 	fig->predicted = c->diff.predicted;
 	fig->pending = c->diff.nr_pred;
 	memcpy(fig->verdict, c->diff.verdict, sizeof(fig->verdict));
