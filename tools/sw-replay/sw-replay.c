@@ -684,7 +684,8 @@ static void sw_replay_check_softirq(struct sw_replay *rp, const struct sw_mirror
 		 rep->fig.softirq_recorded_spurious,
 		 rp->exact_next ? "exact" : "the kernel's stale", sp,
 		 rp->exact_next ? "the kernel's stale" : "exact", sp_alt,
-		 sp == sp_alt ? " (undecided by this trace)" : "", un / 10, un % 10, un_alt / 10, un_alt % 10);
+		 sp == sp_alt ? " (undecided by this trace)" : "", un / 10, un % 10,
+		 un_alt / 10, un_alt % 10);
 }
 
 static void sw_replay_check(struct sw_replay *rp, const struct sw_mirror_report *rep,
