@@ -14,6 +14,7 @@
 
 sw_core_wheel := wheel/sw_wheel.c wheel/sw_classic.c
 sw_core_mirror := mirror/sw_mirror.c mirror/sw_diff.c mirror/sw_mirror_top.c \
-		  mirror/sw_mirror_report.c mirror/sw_print.c
+		  mirror/sw_mirror_report.c mirror/sw_print.c \
+		  mirror/sw_softirq.c
 sw_core_bench := bench/sw_bench.c
 sw_core_dirs := wheel mirror bench

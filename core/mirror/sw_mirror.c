@@ -85,6 +85,7 @@
 #include <linux/string.h>
 
 #include "sw_mirror.h"
+#include "sw_softirq.h"
 
 static const unsigned int sw_mirror_vhz[SW_MIRROR_NR_HZ - 1] = { 100, 250, 1000 };
 
@@ -98,6 +99,7 @@ static const char * const sw_mirror_class_names[SW_MC_NR] = {
 	[SW_MC_UNTRACKED]	= "untracked",
 	[SW_MC_DROPPED]		= "dropped",
 	[SW_MC_ANOMALY]		= "anomaly",
+	[SW_MC_CPU]		= "cpu",
 };
 
 const char *sw_mirror_class_name(enum sw_mirror_class class)
@@ -239,6 +241,7 @@ static struct sw_mirror_rec *sw_mirror_alloc(struct sw_mirror *m, const void *ti
 	hlist_del_init(&r->hash);
 	memset(r, 0, sizeof(*r));
 	INIT_LIST_HEAD(&r->detached);
+	INIT_LIST_HEAD(&r->on_cpu);
 	r->timer = timer;
 	r->tflags = tflags;
 	r->state = SW_REC_PENDING;
@@ -273,6 +276,7 @@ static void sw_mirror_release(struct sw_mirror *m, struct sw_mirror_rec *r)
 {
 	sw_mirror_undetach(m, r);
 	sw_mirror_unplace(m, r);
+	sw_sirq_release(r);
 	hlist_del_init(&r->hash);
 	r->state = SW_REC_FREE;
 	hlist_add_head(&r->hash, &m->free);
@@ -470,6 +474,7 @@ static void sw_mirror_place(struct sw_mirror *m, struct sw_mirror_rec *r,
 	has_ktick = sw_diff_kernel_tick(&kw->base.geo, &k, ev->expires, m->now, &r->ktick);
 	if (!has_ktick)
 		r->ktick = kent->bucket_expiry;
+	sw_sirq_enqueue(m, r);
 	if (out) {
 		out->placed = true;
 		out->kernel = k;
@@ -519,6 +524,7 @@ static void sw_mirror_expired(struct sw_mirror *m, struct sw_mirror_rec *r,
 	if (sw_ktimer_cpu(r->tflags) != ev->cpu)
 		m->expired_remote++;
 	m->expired++;
+	sw_sirq_expired(m, r);
 	sw_mirror_release(m, r);
 }
 
@@ -662,6 +668,7 @@ static enum sw_mirror_class sw_mirror_handle_cancel(struct sw_mirror *m, struct 
 	list_add_tail(&r->detached, &m->detached);
 	if (ev->cpu < m->nr_slots)
 		m->slots[ev->cpu] = r;
+	sw_sirq_delete(m, r);
 	return SW_MC_CANCEL;
 }
 
@@ -672,6 +679,7 @@ static enum sw_mirror_class sw_mirror_handle_expire(struct sw_mirror *m, struct 
 {
 	bool rearmed;
 
+	sw_sirq_expiry(m, ev, r);
 	if (!r)
 		return SW_MC_UNTRACKED;
 	if (r->state != SW_REC_PENDING) {
@@ -695,6 +703,10 @@ static enum sw_mirror_class sw_mirror_handle_expire(struct sw_mirror *m, struct 
  *
  * The caller serialises the events of all CPUs; they need not come in
  * jiffies order (6.1's timer_expire_entry runs without the base's lock).
+ * The events of a CPU itself (SW_EV_SOFTIRQ_*, SW_EV_IDLE_*) have no
+ * timer: they are SW_MC_CPU, and change only the CPUs' model
+ * (sw_softirq.c), if there is one (sw_mirror_set_cpus()); like any event
+ * of the CPU, they settle a cancel it held.
  *
  * Return: what the event was, see the table at the top of this file.
  */
@@ -720,6 +732,15 @@ enum sw_mirror_class sw_mirror_handle_event(struct sw_mirror *m, const struct sw
 		held = m->slots[ev->cpu];
 		m->slots[ev->cpu] = NULL;
 	}
+	if (ev->type > SW_EV_EXPIRE) {
+		if (held)
+			sw_mirror_settle_held(m, held);
+		sw_mirror_catch_up(m, ev->now, false);
+		sw_sirq_catch_up(m, ev->cpu, ev->now, true);
+		sw_sirq_cpu_event(m, ev);
+		class = SW_MC_CPU;
+		goto done;
+	}
 	/* A start explains only the cancel of the timer's latest lifetime */
 	if (held && ev->type != SW_EV_CANCEL && held->timer == ev->timer &&
 	    (ev->type == SW_EV_EXPIRE || held == sw_mirror_lookup(m, ev->timer, false)))
@@ -729,6 +750,12 @@ enum sw_mirror_class sw_mirror_handle_event(struct sw_mirror *m, const struct sw
 	r = adjacent ? held : sw_mirror_lookup(m, ev->timer, ev->type == SW_EV_EXPIRE);
 
 	sw_mirror_catch_up(m, ev->now, false);
+	/* The ticks of the CPUs whose bases the event touches, before it */
+	sw_sirq_catch_up(m, ev->cpu, ev->now, true);
+	if (r)
+		sw_sirq_catch_up(m, sw_ktimer_cpu(r->tflags), ev->now, false);
+	if (ev->type == SW_EV_START)
+		sw_sirq_catch_up(m, sw_ktimer_cpu(ev->tflags), ev->now, false);
 	/*
 	 * The real base has run the tick of an expiry, and most likely of a
 	 * due cancel (which an expiry is): timers it places from now on are
@@ -751,6 +778,7 @@ enum sw_mirror_class sw_mirror_handle_event(struct sw_mirror *m, const struct sw
 		class = sw_mirror_handle_expire(m, r, ev, out);
 		break;
 	}
+done:
 	m->events[class]++;
 	if (out)
 		out->class = class;
@@ -769,9 +797,13 @@ enum sw_mirror_class sw_mirror_handle_event(struct sw_mirror *m, const struct sw
  */
 bool sw_mirror_advance(struct sw_mirror *m, unsigned long now)
 {
+	bool caught_up;
+
 	sw_mirror_set_now(m, now);
 	sw_mirror_settle_cancels(m);
-	return sw_mirror_catch_up(m, m->now, false);
+	caught_up = sw_mirror_catch_up(m, m->now, false);
+	sw_sirq_catch_up_all(m, m->now);
+	return caught_up;
 }
 
 /**
@@ -782,7 +814,7 @@ bool sw_mirror_advance(struct sw_mirror *m, unsigned long now)
  */
 void sw_mirror_read_figures(const struct sw_mirror *m, struct sw_mirror_figures *fig)
 {
-	unsigned int w, lvl;
+	unsigned int w, lvl, c, v;
 
 	memset(fig, 0, sizeof(*fig));
 	fig->hz = m->khz;
@@ -798,6 +830,20 @@ void sw_mirror_read_figures(const struct sw_mirror *m, struct sw_mirror_figures 
 	fig->dropped = m->dropped;
 	memcpy(fig->events, m->events, sizeof(fig->events));
 	fig->diff = m->diff;
+	fig->cpu_events = m->cpu_events;
+	fig->idle_events = m->idle_events;
+	fig->cpus_modelled = m->nr_cpus;
+	for (c = 0; c < m->nr_cpus; c++) {
+		struct sw_sirq_cpu_figures cf;
+
+		sw_mirror_read_cpu(m, c, &cf);
+		fig->softirq_recorded += cf.recorded;
+		fig->softirq_recorded_spurious += cf.recorded_spurious;
+		fig->softirq_spurious_paired += cf.spurious_paired;
+		fig->softirq_predicted += cf.predicted;
+		for (v = 0; v < SW_SIRQ_NR_VERDICTS; v++)
+			fig->softirq[v] += cf.verdict[v];
+	}
 	for (w = 0; w < m->nr_wheels; w++) {
 		const struct sw_mirror_wheel *wh = &m->wheels[w];
 		struct sw_mirror_wheel_figures *wf = &fig->wheel[w];
@@ -814,6 +860,7 @@ void sw_mirror_read_figures(const struct sw_mirror *m, struct sw_mirror_figures 
 		wf->parked = wh->parked;
 		wf->ran_ahead = wh->ran;
 		wf->behind = wh->behind;
+		sw_sirq_read_wheel(m, w, &wf->softirqs, &wf->spurious_softirqs, &wf->idle_wakeups);
 	}
 }
 

@@ -34,6 +34,10 @@ enum sw_mirror_ev_type {
 	SW_EV_START,		/* timer_start */
 	SW_EV_CANCEL,		/* timer_cancel */
 	SW_EV_EXPIRE,		/* timer_expire_entry */
+	SW_EV_SOFTIRQ_ENTRY,	/* softirq_entry of TIMER_SOFTIRQ: the CPU's timer softirq runs */
+	SW_EV_SOFTIRQ_EXIT,	/* softirq_exit of TIMER_SOFTIRQ */
+	SW_EV_IDLE_ENTER,	/* the CPU goes idle (cpu_idle with a state; 6.12: timer_base_idle true) */
+	SW_EV_IDLE_EXIT,	/* it leaves idle (cpu_idle PWR_EVENT_EXIT; 6.12: timer_base_idle false) */
 };
 
 /* sw_mirror_event::have */
@@ -80,6 +84,7 @@ enum sw_mirror_class {
 	SW_MC_UNTRACKED,	/* of a timer with no record: older than the mirror, or dropped */
 	SW_MC_DROPPED,		/* start of a new timer with no record left */
 	SW_MC_ANOMALY,		/* a sequence the kernel does not produce */
+	SW_MC_CPU,		/* an event of the CPU itself: its timer softirq, its idle */
 	SW_MC_NR,
 };
 
@@ -105,6 +110,8 @@ enum sw_mirror_state {
  * @reason:	the differential's reason at its last placement
  * @due:	its bucket was due when it was cancelled
  * @cancel_cpu:	the CPU its cancel came from
+ * @on_cpu:	on the timer list of its base's CPU (&sw_mirror_cpu.timers),
+ *		when the mirror models the CPUs (sw_mirror_set_cpus())
  * @lvl:	the level each wheel placed it at
  * @ent:	its timer in each wheel
  */
@@ -120,8 +127,153 @@ struct sw_mirror_rec {
 	u8			reason;
 	bool			due;
 	unsigned int		cancel_cpu;
+	struct list_head	on_cpu;
 	u8			lvl[SW_MIRROR_MAX_WHEELS];
 	struct sw_timer		ent[SW_MIRROR_MAX_WHEELS];
+};
+
+/*
+ * The timer bases a CPU keeps, whose next_expiry raise its timer softirq
+ * (kernel/time/timer.c): 6.1 has BASE_STD and BASE_DEF; 6.12 splits the
+ * first into BASE_LOCAL (pinned) and BASE_GLOBAL. Index 0 is BASE_STD or
+ * BASE_LOCAL, 1 BASE_GLOBAL (6.12 only), 2 BASE_DEF.
+ */
+enum sw_mirror_bases {
+	SW_BASES_STD_DEF,		/* 6.1 */
+	SW_BASES_LOCAL_GLOBAL_DEF,	/* 6.12 */
+};
+
+#define SW_SIRQ_NR_BASES	3
+#define SW_SIRQ_BASE_GLOBAL	1
+#define SW_SIRQ_BASE_DEF	2
+
+/* Expired timers a wheel has yet to run, per CPU: see &sw_sirq_wheel.ghost */
+#define SW_SIRQ_GHOSTS		16
+
+/* Recorded softirqs the differential waits on before it calls a prediction missed */
+#define SW_SIRQ_WINDOW		4
+
+/**
+ * struct sw_sirq_wheel - one CPU's timer softirq as one wheel would raise it
+ * @next:	per base, its next_expiry in the wheel's ticks, as the
+ *		kernel keeps it: lowered by an enqueue, left by a delete,
+ *		recomputed by a run of the base and by idle entry
+ * @stale:	per base (bit), next_expiry_recalc: a delete may have left
+ *		@next below the first pending timer's tick
+ * @none:	per base (bit), no timer pending: @next means nothing
+ * @tick:	the last of the CPU's ticks looked at, in the wheel's ticks
+ * @ran:	the tick of its last timer softirq
+ * @softirqs:	timer softirqs raised
+ * @spurious:	of those, the ones that ran no timer
+ * @wakeups:	idle wakeups: ticks an idle CPU took for its next
+ *		non-deferrable expiry
+ * @ghost:	ticks of timers the kernel expired before this wheel's tick
+ *		for them came (a coarser HZ runs a timer later): the wheel
+ *		still runs them there; the earliest are forgotten first
+ * @ghost_base:	the base of each
+ * @nr_ghosts:	in @ghost
+ */
+struct sw_sirq_wheel {
+	unsigned long	next[SW_SIRQ_NR_BASES];
+	u8		stale;
+	u8		none;
+	unsigned long	tick;
+	unsigned long	ran;
+	unsigned long	softirqs;
+	unsigned long	spurious;
+	unsigned long	wakeups;
+	unsigned long	ghost[SW_SIRQ_GHOSTS];
+	u8		ghost_base[SW_SIRQ_GHOSTS];
+	u8		nr_ghosts;
+};
+
+/* The differential's verdicts on a CPU's softirqs, see sw_softirq.c */
+#define SW_SIRQ_VERDICTS SW_LIST(						\
+	SW_EM(SW_SIRQ_AGREE, "agree")		/* raised at the tick predicted */ \
+	SW_EM(SW_SIRQ_LATE, "late")		/* ran ticks after its raise */	\
+	SW_EM(SW_SIRQ_COALESCED, "coalesced")	/* raised again before it ran */ \
+	SW_EM(SW_SIRQ_HISTORY, "history")	/* ran a timer from before the trace */ \
+	SW_EM(SW_SIRQ_TMIGR, "tmigr")		/* 6.12: global timers taken over */ \
+	SW_EM(SW_SIRQ_IDLE_TICK, "idle_tick")	/* the tick kept running in idle */ \
+	SW_EM(SW_SIRQ_UNPREDICTED, "unpredicted") /* recorded, unexplained */	\
+	SW_EM_LAST(SW_SIRQ_MISSED, "missed")	/* predicted, unexplained */)
+
+#define SW_EM(sym, name)	sym,
+#define SW_EM_LAST(sym, name)	sym,
+
+enum sw_sirq_verdict {
+	SW_SIRQ_VERDICTS
+	SW_SIRQ_NR_VERDICTS,
+};
+
+#undef SW_EM
+#undef SW_EM_LAST
+
+/* sw_sirq_pred::why */
+#define SW_SIRQ_WHY_IDLE	0x1U	/* the CPU was idle: a wakeup */
+#define SW_SIRQ_WHY_GLOBAL	0x2U	/* only BASE_GLOBAL was due (6.12) */
+
+/**
+ * struct sw_sirq_pred - a predicted timer softirq not yet matched
+ * @tick:	jiffies of its raise
+ * @why:	SW_SIRQ_WHY_*
+ */
+struct sw_sirq_pred {
+	unsigned long	tick;
+	unsigned int	why;
+};
+
+/**
+ * struct sw_sirq_diff - the softirq differential of one CPU
+ * @recorded:	softirq_entry events of TIMER_SOFTIRQ
+ * @recorded_spurious: of those, the ones whose run had no expire_entry
+ * @spurious_paired: of those, the ones paired with a predicted raise
+ *		(agree or late): the stale next_expiry the model kept
+ * @predicted:	softirqs the kernel wheel's model raised
+ * @verdict:	per &enum sw_sirq_verdict
+ * @pred:	predictions not yet matched, oldest first
+ * @nr_pred:	in @pred
+ * @in_run:	between a softirq_entry and its exit
+ * @run_matched: that run matched a prediction
+ * @run_expiries: expire_entry events in it
+ * @run_history: of those, of timers the mirror has no record of
+ * @run_remote:	of those, of timers on another CPU's base
+ * @run_idle:	the CPU was idle, as modelled, when it began
+ */
+struct sw_sirq_diff {
+	unsigned long		recorded;
+	unsigned long		recorded_spurious;
+	unsigned long		spurious_paired;
+	unsigned long		predicted;
+	unsigned long		verdict[SW_SIRQ_NR_VERDICTS];
+	struct sw_sirq_pred	pred[SW_SIRQ_WINDOW];
+	unsigned int		nr_pred;
+	bool			in_run;
+	bool			run_matched;
+	unsigned int		run_expiries;
+	unsigned int		run_history;
+	unsigned int		run_remote;
+	bool			run_idle;
+};
+
+/**
+ * struct sw_mirror_cpu - what the mirror models of one CPU: its timer
+ *	bases' next_expiry per wheel, its idleness, its softirqs
+ * @timers:	the records of the timers on its bases (&sw_mirror_rec.on_cpu)
+ * @seen:	an event on it came: its ticks are followed from then on
+ * @idle:	it is idle (IDLE_ENTER seen, IDLE_EXIT not yet)
+ * @diff:	the softirq differential (the kernel wheel's model against
+ *		its recorded softirqs)
+ * @wheel:	per wheel, its bases and softirqs
+ *
+ * The caller supplies one per CPU, sw_mirror_set_cpus().
+ */
+struct sw_mirror_cpu {
+	struct list_head	timers;
+	bool			seen;
+	bool			idle;
+	struct sw_sirq_diff	diff;
+	struct sw_sirq_wheel	wheel[SW_MIRROR_MAX_WHEELS];
 };
 
 /**
@@ -266,6 +418,14 @@ struct sw_mirror_outcome {
  * @cancelled_due: cancels of a due timer that no expire_entry followed
  * @events:	events by class
  * @diff:	the differential
+ * @cpus:	per CPU, its bases and softirqs (sw_mirror_set_cpus()), or NULL
+ * @nr_cpus:	CPUs in @cpus
+ * @bases:	the kernel's bases per CPU: which rules @cpus follow
+ * @exact_next:	the stale-next_expiry rule off: a delete recomputes the
+ *		base's next_expiry (a model the kernel does not follow, for
+ *		the test that the differential tells them apart)
+ * @cpu_events:	events of the CPUs themselves (SW_MC_CPU)
+ * @idle_events: of those, idle entries and exits
  */
 struct sw_mirror {
 	unsigned int		khz;
@@ -290,6 +450,12 @@ struct sw_mirror {
 	unsigned long		cancelled_due;
 	unsigned long		events[SW_MC_NR];
 	struct sw_diff		diff;
+	struct sw_mirror_cpu	*cpus;
+	unsigned int		nr_cpus;
+	enum sw_mirror_bases	bases;
+	bool			exact_next;
+	unsigned long		cpu_events;
+	unsigned long		idle_events;
 };
 
 #define SW_MIRROR_BUDGET	256
@@ -332,6 +498,8 @@ struct sw_mirror_wheel_figures {
 /**
  * struct sw_mirror_figures - what the mirror shows, a copy of its own
  * @events:	events by class
+ * @softirq:	the softirq differential's verdicts, per &enum sw_sirq_verdict,
+ *		summed over the CPUs
  * @diff:	the differential
  * @wheel:	per wheel, @wheels of them
  *
@@ -342,6 +510,7 @@ struct sw_mirror_figures {
 #include "sw_mirror_figures_list.h"
 #undef SW_MIRROR_FIG
 	unsigned long			events[SW_MC_NR];
+	unsigned long			softirq[SW_SIRQ_NR_VERDICTS];
 	struct sw_diff			diff;
 	struct sw_mirror_wheel_figures	wheel[SW_MIRROR_MAX_WHEELS];
 };
@@ -350,6 +519,9 @@ int sw_mirror_init(struct sw_mirror *m, unsigned int khz, unsigned long now,
 		   struct sw_mirror_rec **slots, unsigned int nr_slots);
 void sw_mirror_add_records(struct sw_mirror *m, struct sw_mirror_rec *recs, unsigned int n);
 void sw_mirror_set_budget(struct sw_mirror *m, unsigned int budget);
+void sw_mirror_set_cpus(struct sw_mirror *m, struct sw_mirror_cpu *cpus, unsigned int nr_cpus,
+			enum sw_mirror_bases bases);
+void sw_mirror_set_exact_next(struct sw_mirror *m, bool exact);
 unsigned int sw_mirror_nr_wheels(const struct sw_mirror *m);
 enum sw_mirror_class sw_mirror_handle_event(struct sw_mirror *m, const struct sw_mirror_event *ev,
 					    struct sw_mirror_outcome *out);
@@ -357,6 +529,34 @@ bool sw_mirror_advance(struct sw_mirror *m, unsigned long now);
 void sw_mirror_read_figures(const struct sw_mirror *m, struct sw_mirror_figures *fig);
 bool sw_mirror_consistent(const struct sw_mirror *m);
 const char *sw_mirror_class_name(enum sw_mirror_class class);
+const char *sw_sirq_verdict_name(enum sw_sirq_verdict v);
+
+/**
+ * struct sw_sirq_cpu_figures - one CPU's softirq differential, copied out
+ * @modelled:	the CPU is in the mirror's per-CPU storage
+ * @seen:	an event on it came
+ * @idle:	it is idle now, as modelled
+ * @recorded:	its recorded timer softirqs
+ * @recorded_spurious: of those, with no expire_entry
+ * @spurious_paired: of those, paired with a predicted raise
+ * @predicted:	the kernel wheel's model's
+ * @pending:	of those, not yet matched nor given up on (the last few)
+ * @verdict:	per &enum sw_sirq_verdict
+ */
+struct sw_sirq_cpu_figures {
+	bool		modelled;
+	bool		seen;
+	bool		idle;
+	unsigned long	recorded;
+	unsigned long	recorded_spurious;
+	unsigned long	spurious_paired;
+	unsigned long	predicted;
+	unsigned long	pending;
+	unsigned long	verdict[SW_SIRQ_NR_VERDICTS];
+};
+
+void sw_mirror_read_cpu(const struct sw_mirror *m, unsigned int cpu,
+			struct sw_sirq_cpu_figures *fig);
 unsigned int sw_mirror_lat_bin(long lateness);
 long sw_mirror_lat_bin_top(unsigned int bin);
 

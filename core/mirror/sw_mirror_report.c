@@ -66,6 +66,14 @@ static void sw_mirror_report_derive(struct sw_mirror_report *rep)
 	unsigned long ms = rep->head.elapsed_ms;
 	unsigned int w;
 
+	unsigned long verdicts = 0;
+	unsigned int v;
+
+	for (v = 0; v < SW_SIRQ_NR_VERDICTS; v++)
+		verdicts += fig->softirq[v];
+	fig->softirq_agreement_permille = sw_report_milli(fig->softirq[SW_SIRQ_AGREE], verdicts);
+	fig->softirq_paired_permille = sw_report_milli(fig->softirq[SW_SIRQ_AGREE] +
+						       fig->softirq[SW_SIRQ_LATE], verdicts);
 	fig->expired_permille = sw_report_milli(fig->expired, fig->seen);
 	for (w = 0; w < fig->wheels; w++) {
 		struct sw_mirror_wheel_figures *wf = &fig->wheel[w];
@@ -73,6 +81,9 @@ static void sw_mirror_report_derive(struct sw_mirror_report *rep)
 		wf->cascaded_per_s = sw_report_per_s(wf->cascaded, ms);
 		wf->due_ticks_per_s = sw_report_per_s(wf->due_ticks, ms);
 		wf->expired_per_due_tick_milli = sw_report_milli(fig->expired, wf->due_ticks);
+		wf->softirqs_per_s = sw_report_per_s(wf->softirqs, ms);
+		wf->spurious_permille = sw_report_milli(wf->spurious_softirqs, wf->softirqs);
+		wf->idle_wakeups_per_s = sw_report_per_s(wf->idle_wakeups, ms);
 	}
 }
 
@@ -180,6 +191,8 @@ void sw_mirror_report_stats(struct sw_print *p, const struct sw_mirror_report *r
 	}
 	for (c = 0; c < SW_MC_NR; c++)
 		sw_printf(p, "events.%s %lu\n", sw_mirror_class_name(c), rep->fig.events[c]);
+	for (c = 0; c < SW_SIRQ_NR_VERDICTS; c++)
+		sw_printf(p, "softirq.%s %lu\n", sw_sirq_verdict_name(c), rep->fig.softirq[c]);
 	for (w = 0; w < rep->fig.wheels; w++) {
 		sw_mirror_report_wheel_name(name, sizeof(name), rep, w);
 		sw_printf(p, "wheel %s", name);

@@ -8,6 +8,7 @@
  *   figures	every head, log and mirror figure of the list by name (a log
  *		figure null: the replay has no log)
  *   events	the events by class
+ *   softirq	the softirq differential's verdicts (docs/replay.rst)
  *   wheels	per wheel: name, kind, hz, its figures of the list, and its
  *		lateness per level with expiries (as mirror/lateness)
  *   diff	placement and expiry: the comparisons by reason, compared,
@@ -232,6 +233,7 @@ struct json_object *sw_replay_json_report(const struct sw_mirror_report *rep,
 {
 	struct json_object *o = json_object_new_object();
 	struct json_object *figures = json_object_new_object(), *events = json_object_new_object();
+	struct json_object *softirq = json_object_new_object();
 	unsigned int c;
 
 	sw_json_figures(figures, rep, false, 0);
@@ -239,6 +241,9 @@ struct json_object *sw_replay_json_report(const struct sw_mirror_report *rep,
 	for (c = 0; c < SW_MC_NR; c++)
 		sw_json_add_u64(events, sw_mirror_class_name(c), rep->fig.events[c]);
 	json_object_object_add(o, "events", events);
+	for (c = 0; c < SW_SIRQ_NR_VERDICTS; c++)
+		sw_json_add_u64(softirq, sw_sirq_verdict_name(c), rep->fig.softirq[c]);
+	json_object_object_add(o, "softirq", softirq);
 	json_object_object_add(o, "wheels", sw_json_wheels(rep));
 	json_object_object_add(o, "diff", sw_json_diff(rep));
 	if (rep->has_top)

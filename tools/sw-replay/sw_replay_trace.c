@@ -7,6 +7,15 @@
  * (the same and bucket_expiry) both work; timer_cancel has the timer alone,
  * timer_expire_entry the timer, now, function and baseclk.
  *
+ * The CPU's own events, where the trace has them: irq:softirq_entry and
+ * softirq_exit of TIMER_SOFTIRQ (vec 1; other vectors are skipped), and
+ * its idle, from 6.12's timer:timer_base_idle (is_idle, cpu) when the
+ * trace has that event, else from power:cpu_idle (state, cpu_id; the
+ * state 4294967295, PWR_EVENT_EXIT, is the exit). timer_base_idle says
+ * when the base, and so the tick, stops (get_next_timer_interrupt() found
+ * the next event more than a tick away); cpu_idle only that the CPU
+ * entered an idle state, with its tick perhaps still running.
+ *
  * The libraries parse a file they trust. To turn a corrupt file into an
  * error rather than a crash of the tool, the reading runs in a child
  * process that sends what it read through a pipe: the events, the names
@@ -36,6 +45,8 @@ enum { SW_MSG_EV = 'E', SW_MSG_NAME = 'N', SW_MSG_END = 'Z', SW_MSG_ERR = 'X' };
 struct sw_msg_end {
 	u64	nr;
 	u64	other;
+	u32	has_softirq;
+	u32	has_idle;
 	s64		missed;
 	u32	nr_cpus;
 };
@@ -49,6 +60,8 @@ struct sw_reader {
 	int			id[3];
 	struct tep_format_field	*timer[3], *fn[3], *now[3];
 	struct tep_format_field	*expires, *flags, *bucket, *baseclk;
+	int			sirq_id[2], idle_id, base_idle_id;
+	struct tep_format_field	*vec[2], *state, *cpu_id, *is_idle, *idle_cpu;
 	u64		nr, other;
 	long long		missed;
 	u64		named[SW_MAX_NAMES];
@@ -82,6 +95,29 @@ static u64 sw_field(struct sw_reader *r, struct tep_format_field *f, struct tep_
 	if (f && tep_read_number_field(f, rec->data, &v))
 		sw_child_fail(r->out, "a record too short for its field %s", f->name);
 	return v;
+}
+
+/* A record of the CPU's own events: its type, or -1 to skip it */
+static int sw_cpu_record(struct sw_reader *r, struct tep_record *rec, int type,
+			 struct sw_replay_ev *ev)
+{
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		if (type == r->sirq_id[i])
+			return sw_field(r, r->vec[i], rec) == 1 ? SW_RE_SOFTIRQ_ENTRY + i : -1;
+	}
+	if (type == r->base_idle_id) {
+		ev->cpu = sw_field(r, r->idle_cpu, rec);
+		ev->have |= SW_RE_BASE_IDLE;
+		return sw_field(r, r->is_idle, rec) ? SW_RE_IDLE_ENTER : SW_RE_IDLE_EXIT;
+	}
+	if (type == r->idle_id) {
+		ev->cpu = sw_field(r, r->cpu_id, rec);
+		return sw_field(r, r->state, rec) == 0xffffffffULL ? SW_RE_IDLE_EXIT :
+								     SW_RE_IDLE_ENTER;
+	}
+	return -1;
 }
 
 static void sw_send_name(struct sw_reader *r, u64 fn)
@@ -120,7 +156,15 @@ static int sw_child_record(struct tracecmd_input *handle, struct tep_record *rec
 			break;
 	}
 	if (t == 3) {
-		r->other++;
+		t = type >= 0 ? sw_cpu_record(r, rec, type, &ev) : -1;
+		if (t < 0) {
+			r->other++;
+			return 0;
+		}
+		ev.type = t;
+		fputc(SW_MSG_EV, r->out);
+		fwrite(&ev, sizeof(ev), 1, r->out);
+		r->nr++;
 		return 0;
 	}
 	if (rec->size <= 0 || !rec->data)
@@ -165,9 +209,51 @@ static struct tep_format_field *sw_need_field(struct sw_reader *r, struct tep_ev
 	return f;
 }
 
+/* A field of any integer size the event must have */
+static struct tep_format_field *sw_need_int(struct sw_reader *r, struct tep_event *e,
+					    const char *name)
+{
+	struct tep_format_field *f = tep_find_field(e, name);
+
+	if (!f || f->size < 1 || f->size > 8)
+		sw_child_fail(r->out, "its %s event has no integer field %s", e->name, name);
+	return f;
+}
+
+/* The CPU's own events the trace has: their ids and fields */
+static void sw_find_cpu_events(struct sw_reader *r)
+{
+	static const char * const sirq[2] = { "softirq_entry", "softirq_exit" };
+	struct tep_event *e;
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		e = tep_find_event_by_name(r->tep, "irq", sirq[i]);
+		if (!e)
+			continue;
+		r->sirq_id[i] = e->id;
+		r->vec[i] = sw_need_int(r, e, "vec");
+	}
+	e = tep_find_event_by_name(r->tep, "timer", "timer_base_idle");
+	if (e) {
+		r->base_idle_id = e->id;
+		r->is_idle = sw_need_int(r, e, "is_idle");
+		r->idle_cpu = sw_need_int(r, e, "cpu");
+		return;
+	}
+	e = tep_find_event_by_name(r->tep, "power", "cpu_idle");
+	if (e) {
+		r->idle_id = e->id;
+		r->state = sw_need_int(r, e, "state");
+		r->cpu_id = sw_need_int(r, e, "cpu_id");
+	}
+}
+
 static void sw_child(const char *path, int fd)
 {
-	struct sw_reader r = { .id = { -1, -1, -1 } };
+	struct sw_reader r = {
+		.id = { -1, -1, -1 }, .sirq_id = { -1, -1 }, .idle_id = -1, .base_idle_id = -1,
+	};
 	struct tracecmd_input *handle;
 	struct sw_msg_end end = {};
 	struct rlimit lim = { 0, 0 };
@@ -210,6 +296,7 @@ static void sw_child(const char *path, int fd)
 			r.baseclk = sw_need_field(&r, e, "baseclk");
 		}
 	}
+	sw_find_cpu_events(&r);
 	if (found < 3)
 		sw_child_fail(r.out,
 			      "the trace lacks timer:timer_start, timer:timer_cancel or timer:timer_expire_entry (record them with -e timer:timer_start -e timer:timer_cancel -e timer:timer_expire_entry)");
@@ -218,6 +305,8 @@ static void sw_child(const char *path, int fd)
 			      "its event data cannot be read (a truncated or corrupt file?)");
 	end.nr = r.nr;
 	end.other = r.other;
+	end.has_softirq = r.sirq_id[0] >= 0 && r.sirq_id[1] >= 0;
+	end.has_idle = r.idle_id >= 0 || r.base_idle_id >= 0;
 	end.missed = r.missed;
 	end.nr_cpus = tep_get_cpus(r.tep);
 	fputc(SW_MSG_END, r.out);
@@ -298,6 +387,8 @@ static int sw_parent(FILE *in, struct sw_replay_trace *t, char *err, size_t errl
 			if (fread(&end, sizeof(end), 1, in) != 1 || end.nr != t->nr)
 				return sw_fail(err, errlen, "the reader's summary is wrong");
 			t->other = end.other;
+			t->has_softirq = end.has_softirq;
+			t->has_idle = end.has_idle;
 			t->missed = end.missed;
 			t->nr_cpus = end.nr_cpus;
 			return 0;

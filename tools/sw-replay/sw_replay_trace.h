@@ -10,12 +10,17 @@
 #include <linux/types.h>
 
 /* sw_replay_ev::type */
-enum { SW_RE_START, SW_RE_CANCEL, SW_RE_EXPIRE };
+enum {
+	SW_RE_START, SW_RE_CANCEL, SW_RE_EXPIRE,
+	/* The CPU's own: TIMER_SOFTIRQ's entry and exit, its idle */
+	SW_RE_SOFTIRQ_ENTRY, SW_RE_SOFTIRQ_EXIT, SW_RE_IDLE_ENTER, SW_RE_IDLE_EXIT,
+};
 
 /* sw_replay_ev::have */
 #define SW_RE_NOW	0x1U	/* @now: jiffies, from the event's own field */
 #define SW_RE_BUCKET	0x2U	/* @kclk of a start is its bucket_expiry (6.8 on) */
 #define SW_RE_FLAGS	0x4U	/* @flags: the timer's flags with the bucket index */
+#define SW_RE_BASE_IDLE	0x8U	/* an idle event from 6.12's timer_base_idle, not cpu_idle */
 
 /**
  * struct sw_replay_ev - one timer event of the trace, fields by name
@@ -26,8 +31,9 @@ enum { SW_RE_START, SW_RE_CANCEL, SW_RE_EXPIRE };
  * @kclk:	start: bucket_expiry if %SW_RE_BUCKET; expire_entry: baseclk
  * @now:	jiffies if %SW_RE_NOW
  * @flags:	start: the timer's flags
- * @cpu:	the CPU the event was recorded on
- * @type:	SW_RE_START, SW_RE_CANCEL or SW_RE_EXPIRE
+ * @cpu:	the CPU the event was recorded on; of an idle event, the CPU
+ *		it names
+ * @type:	SW_RE_START .. SW_RE_IDLE_EXIT
  * @have:	SW_RE_*
  */
 struct sw_replay_ev {
@@ -54,6 +60,8 @@ struct sw_replay_name {
  * @evs:	the timer events, in the trace's order (all CPUs merged by time)
  * @nr:		events in @evs
  * @other:	records of other events, skipped
+ * @has_softirq: the trace carries irq:softirq_entry and softirq_exit
+ * @has_idle:	it carries power:cpu_idle or timer:timer_base_idle
  * @missed:	events the ring buffer lost, as the trace says (-1: it lost
  *		some, how many unknown)
  * @nr_cpus:	CPUs in the trace
@@ -64,6 +72,8 @@ struct sw_replay_trace {
 	struct sw_replay_ev	*evs;
 	size_t			nr;
 	u64		other;
+	bool			has_softirq;
+	bool			has_idle;
 	long long		missed;
 	unsigned int		nr_cpus;
 	struct sw_replay_name	*names;

@@ -1,0 +1,604 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * shadow-wheel: the CPUs' timer softirqs, as the kernel raises them.
+ *
+ * On every tick a CPU takes, run_local_timers() raises TIMER_SOFTIRQ when
+ * jiffies has reached the next_expiry of one of the CPU's timer bases
+ * (kernel/time/timer.c; 6.1: BASE_STD, BASE_DEF; 6.12: BASE_LOCAL,
+ * BASE_GLOBAL, BASE_DEF). A base's next_expiry is
+ *
+ *  lowered	by enqueue_timer() when a timer's bucket_expiry is before it
+ *		(which clears next_expiry_recalc);
+ *  left	by a delete (detach_if_pending()): it only sets
+ *		next_expiry_recalc, so the base may come due at a tick whose
+ *		bucket is empty, and the softirq then runs no timer;
+ *  recomputed	by __run_timers(), which runs only a base whose next_expiry
+ *		has come, for the first pending bucket after the tick; and on
+ *		the way to idle, if next_expiry_recalc is set: 6.1's
+ *		get_next_timer_interrupt() for BASE_STD, 6.12's
+ *		next_timer_interrupt() for BASE_LOCAL and BASE_GLOBAL; never
+ *		for BASE_DEF there.
+ *
+ * A timer the kernel expired before a wheel's tick for it came (a wheel at
+ * a coarser HZ runs it later) still runs at that tick in that wheel: its
+ * tick is kept as a ghost until the wheel's softirq runs it.
+ *
+ * A CPU ticks on every jiffy while it is awake. An idle CPU whose tick is
+ * stopped (NOHZ) takes a tick only when its next non-deferrable expiry
+ * comes: that is an idle wakeup, and a deferrable base that is due by then
+ * runs in the same softirq (deferrable timers ride along; they never wake
+ * a CPU).
+ *
+ * The mirror keeps this per CPU for each of its wheels (struct
+ * sw_mirror_cpu, from the caller): a timer is on the bases of the CPU its
+ * flags name, the base its flags choose, at the tick the wheel placed it
+ * for (on the kernel wheel, the tick the kernel said, &sw_mirror_rec.ktick).
+ * Each CPU's ticks are looked at lazily, up to jiffies j, before any event
+ * at j that concerns the CPU (its own, or a timer on its bases): the tick
+ * of jiffy j comes before the events of that jiffy, and the CPU's state in
+ * between (idle, its timers) changes only by such events. A recompute is a
+ * walk of the CPU's timers, done only when the kernel recomputes.
+ *
+ * The differential: the kernel wheel's predicted softirqs against the
+ * softirq_entry events of TIMER_SOFTIRQ the CPU recorded. A recorded run
+ * at jiffy j takes the predictions up to j: the one at j agrees; failing
+ * that, the latest one ran late (the softirq went to ksoftirqd, or waited
+ * for interrupts to come back on); the others were raised again while a
+ * raise was pending (coalesced). A prediction that no run took within
+ * %SW_SIRQ_WINDOW ticks was missed; on an idle 6.12 CPU whose only due base
+ * was BASE_GLOBAL it was the timer migration hierarchy's (tmigr): another
+ * CPU ran those timers. A recorded run nothing predicted ran a timer from
+ * before the trace (history, whose base the model could not know), or on
+ * 6.12 another CPU's global timers (tmigr, tmigr_handle_remote()), or came
+ * while the model had the CPU idle (idle_tick: the tick was not stopped,
+ * tick_nohz_idle_stop_tick() keeps it when the next event is a tick away or
+ * RCU needs the CPU); else it is unpredicted.
+ */
+#include <linux/bitops.h>
+#include <linux/kernel.h>
+#include <linux/list.h>
+#include <linux/string.h>
+
+#include "sw_softirq.h"
+
+/* The bases a stopped tick wakes for, and that idle entry recomputes */
+#define SW_SIRQ_NONDEF		(BIT(0) | BIT(SW_SIRQ_BASE_GLOBAL))
+#define SW_SIRQ_ALL		(SW_SIRQ_NONDEF | BIT(SW_SIRQ_BASE_DEF))
+
+/**
+ * sw_sirq_verdict_name - the name of a verdict of the softirq differential
+ * @v:		the verdict
+ *
+ * Return: its name, as mirror/stats prints it (softirq.NAME).
+ */
+const char *sw_sirq_verdict_name(enum sw_sirq_verdict v)
+{
+/* In the order of the enum: the same list */
+#define SW_EM(sym, name)	name,
+#define SW_EM_LAST(sym, name)	name
+	static const char * const names[SW_SIRQ_NR_VERDICTS] = { SW_SIRQ_VERDICTS };
+#undef SW_EM
+#undef SW_EM_LAST
+
+	return v < SW_SIRQ_NR_VERDICTS ? names[v] : "?";
+}
+
+/**
+ * sw_mirror_set_cpus - model the CPUs' timer bases and softirqs
+ * @m:		the mirror, before its first event
+ * @cpus:	one per CPU; the caller keeps them until it stops the mirror
+ * @nr_cpus:	CPUs; timers on others' bases and their events are left out
+ * @bases:	the kernel's bases per CPU: 6.1's or 6.12's
+ */
+void sw_mirror_set_cpus(struct sw_mirror *m, struct sw_mirror_cpu *cpus, unsigned int nr_cpus,
+			enum sw_mirror_bases bases)
+{
+	unsigned int i;
+
+	memset(cpus, 0, nr_cpus * sizeof(*cpus));
+	for (i = 0; i < nr_cpus; i++)
+		INIT_LIST_HEAD(&cpus[i].timers);
+	m->cpus = cpus;
+	m->nr_cpus = nr_cpus;
+	m->bases = bases;
+}
+
+/**
+ * sw_mirror_set_exact_next - turn the stale-next_expiry rule off, or on
+ * @m:		the mirror
+ * @exact:	a delete recomputes its base's next_expiry at once, as the
+ *		kernel does not: the model the differential must reject
+ */
+void sw_mirror_set_exact_next(struct sw_mirror *m, bool exact)
+{
+	m->exact_next = exact;
+}
+
+static struct sw_mirror_cpu *sw_sirq_cpu(const struct sw_mirror *m, unsigned int cpu)
+{
+	return m->cpus && cpu < m->nr_cpus ? &m->cpus[cpu] : NULL;
+}
+
+/* The base a timer is on, by its flags: get_timer_cpu_base() */
+static unsigned int sw_sirq_base_of(const struct sw_mirror *m, u32 tflags)
+{
+	if (tflags & SW_KTIMER_DEFERRABLE)
+		return SW_SIRQ_BASE_DEF;
+	if (m->bases == SW_BASES_LOCAL_GLOBAL_DEF && !(tflags & SW_KTIMER_PINNED))
+		return SW_SIRQ_BASE_GLOBAL;
+	return 0;
+}
+
+/* The tick wheel @w runs @r's timer at; on the kernel wheel, the kernel's */
+static unsigned long sw_sirq_tick_of(const struct sw_mirror *m, const struct sw_mirror_rec *r,
+				     unsigned int w)
+{
+	return w == m->kernel_wheel ? r->ktick : r->ent[w].bucket_expiry;
+}
+
+/*
+ * __next_timer_interrupt() of base @b of @c in wheel @w: the first tick
+ * after @after of a timer pending there, or none
+ */
+static void sw_sirq_recalc(const struct sw_mirror *m, struct sw_mirror_cpu *c, unsigned int w,
+			   unsigned int b, unsigned long after)
+{
+	struct sw_sirq_wheel *sw = &c->wheel[w];
+	const struct sw_mirror_rec *r;
+	unsigned long next = 0;
+	bool found = false;
+	unsigned int i;
+
+	list_for_each_entry(r, &c->timers, on_cpu) {
+		unsigned long t;
+
+		if (r->state != SW_REC_PENDING || sw_sirq_base_of(m, r->tflags) != b)
+			continue;
+		t = sw_sirq_tick_of(m, r, w);
+		if (!sw_time_after(t, after))
+			continue;
+		if (!found || sw_time_before(t, next))
+			next = t;
+		found = true;
+	}
+	for (i = 0; i < sw->nr_ghosts; i++) {
+		unsigned long t = sw->ghost[i];
+
+		if (sw->ghost_base[i] != b || !sw_time_after(t, after))
+			continue;
+		if (!found || sw_time_before(t, next))
+			next = t;
+		found = true;
+	}
+	sw->next[b] = next;
+	sw->stale &= ~BIT(b);
+	if (found)
+		sw->none &= ~BIT(b);
+	else
+		sw->none |= BIT(b);
+}
+
+/* Whether a timer of @c is due in wheel @w in (@from, @to]: a run at @to runs it */
+static bool sw_sirq_runs_timer(const struct sw_mirror *m, const struct sw_mirror_cpu *c,
+			       unsigned int w, unsigned long from, unsigned long to)
+{
+	const struct sw_sirq_wheel *sw = &c->wheel[w];
+	const struct sw_mirror_rec *r;
+	unsigned int i;
+
+	list_for_each_entry(r, &c->timers, on_cpu) {
+		unsigned long t = sw_sirq_tick_of(m, r, w);
+
+		if (r->state == SW_REC_PENDING && sw_time_after(t, from) && !sw_time_after(t, to))
+			return true;
+	}
+	for (i = 0; i < sw->nr_ghosts; i++) {
+		if (sw_time_after(sw->ghost[i], from) && !sw_time_after(sw->ghost[i], to))
+			return true;
+	}
+	return false;
+}
+
+/* The ghosts a run at @t ran */
+static void sw_sirq_ghosts_ran(struct sw_sirq_wheel *sw, unsigned long t)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < sw->nr_ghosts; i++) {
+		if (!sw_time_after(sw->ghost[i], t))
+			continue;
+		sw->ghost[n] = sw->ghost[i];
+		sw->ghost_base[n++] = sw->ghost_base[i];
+	}
+	sw->nr_ghosts = n;
+}
+
+/* The earliest next_expiry of the bases in @mask; false if none holds a timer */
+static bool sw_sirq_first(const struct sw_sirq_wheel *sw, unsigned int mask, unsigned long *first)
+{
+	bool found = false;
+	unsigned int b;
+
+	for (b = 0; b < SW_SIRQ_NR_BASES; b++) {
+		if (!(mask & BIT(b)) || (sw->none & BIT(b)))
+			continue;
+		if (!found || sw_time_before(sw->next[b], *first))
+			*first = sw->next[b];
+		found = true;
+	}
+	return found;
+}
+
+/* A prediction no run took: missed, or on 6.12 taken over by the hierarchy */
+static void sw_sirq_unmatched(struct sw_sirq_diff *d, const struct sw_sirq_pred *p)
+{
+	bool tmigr = (p->why & SW_SIRQ_WHY_IDLE) && (p->why & SW_SIRQ_WHY_GLOBAL);
+
+	d->verdict[tmigr ? SW_SIRQ_TMIGR : SW_SIRQ_MISSED]++;
+}
+
+/* Drop the oldest @n predictions */
+static void sw_sirq_drop(struct sw_sirq_diff *d, unsigned int n)
+{
+	memmove(d->pred, d->pred + n, (d->nr_pred - n) * sizeof(*d->pred));
+	d->nr_pred -= n;
+}
+
+static void sw_sirq_predict(struct sw_sirq_diff *d, unsigned long tick, unsigned int why)
+{
+	d->predicted++;
+	if (d->nr_pred == SW_SIRQ_WINDOW) {
+		sw_sirq_unmatched(d, &d->pred[0]);
+		sw_sirq_drop(d, 1);
+	}
+	d->pred[d->nr_pred++] = (struct sw_sirq_pred){ .tick = tick, .why = why };
+}
+
+/* run_local_timers() raised TIMER_SOFTIRQ at tick @t of wheel @w: run_timer_softirq() */
+static void sw_sirq_raise(const struct sw_mirror *m, struct sw_mirror_cpu *c, unsigned int w,
+			  unsigned long t)
+{
+	struct sw_sirq_wheel *sw = &c->wheel[w];
+	unsigned int b, due = 0;
+
+	for (b = 0; b < SW_SIRQ_NR_BASES; b++) {
+		if (!(sw->none & BIT(b)) && !sw_time_after(sw->next[b], t))
+			due |= BIT(b);
+	}
+	sw->softirqs++;
+	if (!sw_sirq_runs_timer(m, c, w, sw->ran, t))
+		sw->spurious++;
+	if (c->idle)
+		sw->wakeups++;
+	sw->ran = t;
+	sw_sirq_ghosts_ran(sw, t);
+	/* __run_timers() runs, and recomputes, only a base that is due */
+	for (b = 0; b < SW_SIRQ_NR_BASES; b++) {
+		if (due & BIT(b))
+			sw_sirq_recalc(m, c, w, b, t);
+	}
+	if (w == m->kernel_wheel)
+		sw_sirq_predict(&c->diff, t, (c->idle ? SW_SIRQ_WHY_IDLE : 0) |
+				(due == BIT(SW_SIRQ_BASE_GLOBAL) ? SW_SIRQ_WHY_GLOBAL : 0));
+}
+
+/* The CPU's ticks of wheel @w after the last one looked at, up to @v */
+static void sw_sirq_ticks(const struct sw_mirror *m, struct sw_mirror_cpu *c, unsigned int w,
+			  unsigned long v)
+{
+	struct sw_sirq_wheel *sw = &c->wheel[w];
+	unsigned long t = 0;
+
+	/* Awake, it ticks every tick; idle, for its next non-deferrable expiry */
+	while (sw_time_before(sw->tick, v) &&
+	       sw_sirq_first(sw, c->idle ? SW_SIRQ_NONDEF : SW_SIRQ_ALL, &t)) {
+		if (!sw_time_after(t, sw->tick))
+			t = sw->tick + 1;
+		if (sw_time_after(t, v))
+			break;
+		sw->tick = t;
+		sw_sirq_raise(m, c, w, t);
+	}
+	if (sw_time_after(v, sw->tick))
+		sw->tick = v;
+}
+
+/**
+ * sw_sirq_catch_up - the ticks a CPU took up to jiffies @j
+ * @m:		the mirror
+ * @cpu:	the CPU
+ * @j:		jiffies of an event that concerns it
+ * @own:	the event is the CPU's own: a CPU is followed from its first
+ *		one on, its bases' next_expiry computed afresh then
+ */
+void sw_sirq_catch_up(struct sw_mirror *m, unsigned int cpu, unsigned long j, bool own)
+{
+	struct sw_mirror_cpu *c = sw_sirq_cpu(m, cpu);
+	unsigned int w, b;
+
+	if (!c || (!c->seen && !own))
+		return;
+	for (w = 0; w < m->nr_wheels; w++) {
+		struct sw_sirq_wheel *sw = &c->wheel[w];
+		unsigned long v = sw_hz_clock(&m->wheels[w].hz, j);
+
+		if (c->seen) {
+			sw_sirq_ticks(m, c, w, v);
+			continue;
+		}
+		sw->tick = v;
+		sw->ran = v;
+		for (b = 0; b < SW_SIRQ_NR_BASES; b++)
+			sw_sirq_recalc(m, c, w, b, v);
+	}
+	c->seen = true;
+}
+
+/**
+ * sw_sirq_catch_up_all - every CPU followed, up to jiffies @j
+ * @m:		the mirror
+ * @j:		jiffies
+ */
+void sw_sirq_catch_up_all(struct sw_mirror *m, unsigned long j)
+{
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < m->nr_cpus; cpu++)
+		sw_sirq_catch_up(m, cpu, j, false);
+}
+
+/**
+ * sw_sirq_enqueue - enqueue_timer(): @r placed, on the base its flags name
+ * @m:		the mirror
+ * @r:		the record, its @tflags and @ktick those of the start
+ */
+void sw_sirq_enqueue(struct sw_mirror *m, struct sw_mirror_rec *r)
+{
+	struct sw_mirror_cpu *c = sw_sirq_cpu(m, sw_ktimer_cpu(r->tflags));
+	unsigned int b = sw_sirq_base_of(m, r->tflags), w;
+
+	list_del_init(&r->on_cpu);
+	if (!c)
+		return;
+	list_add_tail(&r->on_cpu, &c->timers);
+	for (w = 0; w < m->nr_wheels; w++) {
+		struct sw_sirq_wheel *sw = &c->wheel[w];
+		unsigned long t = sw_sirq_tick_of(m, r, w);
+
+		if ((sw->none & BIT(b)) || sw_time_before(t, sw->next[b])) {
+			sw->next[b] = t;
+			sw->none &= ~BIT(b);
+			sw->stale &= ~BIT(b);
+		}
+	}
+}
+
+/**
+ * sw_sirq_delete - detach_if_pending(): @r's timer left its base
+ * @m:		the mirror
+ * @r:		the record, no longer pending
+ *
+ * next_expiry stays, marked for recalculation; with the stale rule off
+ * (sw_mirror_set_exact_next()) it is recomputed at once.
+ */
+void sw_sirq_delete(struct sw_mirror *m, struct sw_mirror_rec *r)
+{
+	struct sw_mirror_cpu *c = sw_sirq_cpu(m, sw_ktimer_cpu(r->tflags));
+	unsigned int b = sw_sirq_base_of(m, r->tflags), w;
+
+	if (!c)
+		return;
+	for (w = 0; w < m->nr_wheels; w++) {
+		if (m->exact_next)
+			sw_sirq_recalc(m, c, w, b, c->wheel[w].tick);
+		else
+			c->wheel[w].stale |= BIT(b);
+	}
+}
+
+/**
+ * sw_sirq_release - @r's lifetime ended: off its CPU's list
+ * @r:		the record
+ */
+void sw_sirq_release(struct sw_mirror_rec *r)
+{
+	list_del_init(&r->on_cpu);
+}
+
+/**
+ * sw_sirq_expired - the kernel ran @r's timer: a wheel whose tick for it
+ *	has not come keeps that tick, to run it there
+ * @m:		the mirror
+ * @r:		the record, before its release
+ */
+void sw_sirq_expired(struct sw_mirror *m, const struct sw_mirror_rec *r)
+{
+	struct sw_mirror_cpu *c = sw_sirq_cpu(m, sw_ktimer_cpu(r->tflags));
+	unsigned int b = sw_sirq_base_of(m, r->tflags), w;
+
+	if (!c || list_empty(&r->on_cpu))
+		return;
+	for (w = 0; w < m->nr_wheels; w++) {
+		struct sw_sirq_wheel *sw = &c->wheel[w];
+		unsigned long t = sw_sirq_tick_of(m, r, w);
+
+		if (!sw_time_after(t, sw->tick))
+			continue;
+		if (sw->nr_ghosts == SW_SIRQ_GHOSTS) {
+			memmove(sw->ghost, sw->ghost + 1, sizeof(sw->ghost) - sizeof(*sw->ghost));
+			memmove(sw->ghost_base, sw->ghost_base + 1, SW_SIRQ_GHOSTS - 1);
+			sw->nr_ghosts--;
+		}
+		sw->ghost[sw->nr_ghosts] = t;
+		sw->ghost_base[sw->nr_ghosts++] = b;
+	}
+}
+
+/**
+ * sw_sirq_expiry - an expire_entry: counted in the run of its CPU
+ * @m:		the mirror
+ * @ev:		the event
+ * @r:		the record of its timer, or NULL (the mirror has none)
+ */
+void sw_sirq_expiry(struct sw_mirror *m, const struct sw_mirror_event *ev,
+		    const struct sw_mirror_rec *r)
+{
+	struct sw_mirror_cpu *c = sw_sirq_cpu(m, ev->cpu);
+
+	if (!c || !c->diff.in_run)
+		return;
+	c->diff.run_expiries++;
+	if (!r)
+		c->diff.run_history++;
+	else if (sw_ktimer_cpu(r->tflags) != ev->cpu)
+		c->diff.run_remote++;
+}
+
+/* A softirq_entry at jiffies @j: take the predictions up to @j */
+static void sw_sirq_run_begin(struct sw_mirror_cpu *c, unsigned long j)
+{
+	struct sw_sirq_diff *d = &c->diff;
+	unsigned int n = 0, i;
+
+	d->recorded++;
+	d->in_run = true;
+	d->run_expiries = 0;
+	d->run_history = 0;
+	d->run_remote = 0;
+	d->run_idle = c->idle;
+	/* Too old to be this run's */
+	while (n < d->nr_pred && sw_time_before(d->pred[n].tick, j - SW_SIRQ_WINDOW))
+		sw_sirq_unmatched(d, &d->pred[n++]);
+	sw_sirq_drop(d, n);
+	for (n = 0; n < d->nr_pred && !sw_time_after(d->pred[n].tick, j); n++)
+		;
+	d->run_matched = n;
+	if (!n)
+		return;
+	for (i = 0; i + 1 < n; i++)
+		d->verdict[SW_SIRQ_COALESCED]++;
+	d->verdict[d->pred[n - 1].tick == j ? SW_SIRQ_AGREE : SW_SIRQ_LATE]++;
+	sw_sirq_drop(d, n);
+}
+
+/* Its softirq_exit: a run nothing predicted is told by what it ran */
+static void sw_sirq_run_end(struct sw_mirror_cpu *c)
+{
+	struct sw_sirq_diff *d = &c->diff;
+
+	if (!d->in_run)
+		return;
+	d->in_run = false;
+	if (!d->run_expiries) {
+		d->recorded_spurious++;
+		d->spurious_paired += d->run_matched;
+	}
+	if (d->run_matched)
+		return;
+	if (d->run_history)
+		d->verdict[SW_SIRQ_HISTORY]++;
+	else if (d->run_remote)
+		d->verdict[SW_SIRQ_TMIGR]++;
+	else if (d->run_idle)
+		d->verdict[SW_SIRQ_IDLE_TICK]++;
+	else
+		d->verdict[SW_SIRQ_UNPREDICTED]++;
+}
+
+/*
+ * Idle entry: 6.1's get_next_timer_interrupt(), 6.12's
+ * next_timer_interrupt(): the non-deferrable bases marked for
+ * recalculation are recomputed
+ */
+static void sw_sirq_idle(const struct sw_mirror *m, struct sw_mirror_cpu *c)
+{
+	unsigned int w, b;
+
+	c->idle = true;
+	for (w = 0; w < m->nr_wheels; w++) {
+		for (b = 0; b < SW_SIRQ_NR_BASES; b++) {
+			if ((SW_SIRQ_NONDEF & BIT(b)) && (c->wheel[w].stale & BIT(b)))
+				sw_sirq_recalc(m, c, w, b, c->wheel[w].tick);
+		}
+	}
+}
+
+/**
+ * sw_sirq_cpu_event - an event of the CPU itself, its ticks caught up
+ * @m:		the mirror
+ * @ev:		SW_EV_SOFTIRQ_ENTRY, _EXIT, SW_EV_IDLE_ENTER or _EXIT
+ */
+void sw_sirq_cpu_event(struct sw_mirror *m, const struct sw_mirror_event *ev)
+{
+	struct sw_mirror_cpu *c = sw_sirq_cpu(m, ev->cpu);
+
+	m->cpu_events++;
+	if (ev->type == SW_EV_IDLE_ENTER || ev->type == SW_EV_IDLE_EXIT)
+		m->idle_events++;
+	if (!c)
+		return;
+	switch (ev->type) {
+	case SW_EV_SOFTIRQ_ENTRY:
+		/* An exit lost before it: the run ended */
+		sw_sirq_run_end(c);
+		sw_sirq_run_begin(c, ev->now);
+		break;
+	case SW_EV_SOFTIRQ_EXIT:
+		sw_sirq_run_end(c);
+		break;
+	case SW_EV_IDLE_ENTER:
+		sw_sirq_idle(m, c);
+		break;
+	default:
+		c->idle = false;
+		break;
+	}
+}
+
+/**
+ * sw_sirq_read_wheel - a wheel's softirqs, summed over the CPUs
+ * @m:		the mirror
+ * @w:		the wheel
+ * @softirqs:	gets the timer softirqs raised
+ * @spurious:	of those, the ones that ran no timer
+ * @wakeups:	the idle wakeups
+ */
+void sw_sirq_read_wheel(const struct sw_mirror *m, unsigned int w, unsigned long *softirqs,
+			unsigned long *spurious, unsigned long *wakeups)
+{
+	unsigned int cpu;
+
+	*softirqs = 0;
+	*spurious = 0;
+	*wakeups = 0;
+	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+		*softirqs += m->cpus[cpu].wheel[w].softirqs;
+		*spurious += m->cpus[cpu].wheel[w].spurious;
+		*wakeups += m->cpus[cpu].wheel[w].wakeups;
+	}
+}
+
+/**
+ * sw_mirror_read_cpu - one CPU's softirq differential, copied out
+ * @m:		the mirror
+ * @cpu:	the CPU
+ * @fig:	gets it; all zero if the CPU is not modelled
+ */
+void sw_mirror_read_cpu(const struct sw_mirror *m, unsigned int cpu,
+			struct sw_sirq_cpu_figures *fig)
+{
+	const struct sw_mirror_cpu *c = sw_sirq_cpu(m, cpu);
+
+	memset(fig, 0, sizeof(*fig));
+	if (!c)
+		return;
+	fig->modelled = true;
+	fig->seen = c->seen;
+	fig->idle = c->idle;
+	fig->recorded = c->diff.recorded;
+	fig->recorded_spurious = c->diff.recorded_spurious;
+	fig->spurious_paired = c->diff.spurious_paired;
+	fig->predicted = c->diff.predicted;
+	fig->pending = c->diff.nr_pred;
+	memcpy(fig->verdict, c->diff.verdict, sizeof(fig->verdict));
+}

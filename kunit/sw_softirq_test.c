@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite shadow_wheel_softirq: the CPUs' timer softirqs as the mirror
+ * models them (core/mirror/sw_softirq.c), against the rules of
+ * kernel/time/timer.c for a base's next_expiry: an enqueue lowers it, a
+ * delete leaves it stale, a run recomputes the bases that were due, idle
+ * entry recomputes the non-deferrable ones (6.1: BASE_STD; 6.12:
+ * BASE_LOCAL and BASE_GLOBAL). What the model raised is read from its
+ * figures: the softirqs each CPU raised in the kernel wheel, the spurious
+ * ones and the idle wakeups, and the differential's verdict on a recorded
+ * run. Every timer here is on level 0 (expiry less than 63 ticks away),
+ * whose bucket_expiry is the tick after its expiry (calc_index() rounds up
+ * so that no timer runs early).
+ */
+#include <kunit/test.h>
+#include <linux/kernel.h>
+#include <linux/slab.h>
+
+#include "sw_mirror.h"
+#include "sw_test_common.h"
+
+#define SS_RECS		8
+#define SS_CPUS		2
+#define SS_HZ		250
+#define SS_T0		1000UL
+
+/* kernel/time/timer.c's flags */
+#define SS_PINNED	SW_KTIMER_PINNED
+#define SS_DEFERRABLE	SW_KTIMER_DEFERRABLE
+
+struct ss {
+	struct kunit		*test;
+	struct sw_mirror	m;
+	struct sw_mirror_rec	recs[SS_RECS];
+	struct sw_mirror_rec	*slots[SS_CPUS];
+	struct sw_mirror_cpu	cpus[SS_CPUS];
+	unsigned long		timers[SS_RECS];	/* their addresses are the identities */
+};
+
+static struct ss *ss_new(struct kunit *test, enum sw_mirror_bases bases, bool exact)
+{
+	struct ss *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_ASSERT_EQ(test, sw_mirror_init(&t->m, SS_HZ, SS_T0, t->slots, SS_CPUS), 0);
+	sw_mirror_add_records(&t->m, t->recs, SS_RECS);
+	sw_mirror_set_cpus(&t->m, t->cpus, SS_CPUS, bases);
+	sw_mirror_set_exact_next(&t->m, exact);
+	t->test = test;
+	return t;
+}
+
+/* An event on CPU 0 at SS_T0 + @at; a timer's @flags name CPU 0's base */
+static enum sw_mirror_class ss_ev(struct ss *t, enum sw_mirror_ev_type type, int timer,
+				  unsigned long at, unsigned long expires, u32 flags)
+{
+	struct sw_mirror_event ev = {
+		.type = type,
+		.timer = timer < 0 ? NULL : &t->timers[timer],
+		.now = SS_T0 + at,
+		.expires = SS_T0 + expires,
+		.baseclk = SS_T0 + expires,
+		.tflags = flags,
+	};
+
+	return sw_mirror_handle_event(&t->m, &ev, NULL);
+}
+
+static void ss_start(struct ss *t, int timer, unsigned long at, unsigned long expires, u32 flags)
+{
+	KUNIT_EXPECT_EQ(t->test, ss_ev(t, SW_EV_START, timer, at, expires, flags), SW_MC_ARM);
+}
+
+static void ss_cancel(struct ss *t, int timer, unsigned long at)
+{
+	KUNIT_EXPECT_EQ(t->test, ss_ev(t, SW_EV_CANCEL, timer, at, 0, 0), SW_MC_CANCEL);
+}
+
+static void ss_cpu(struct ss *t, enum sw_mirror_ev_type type, unsigned long at)
+{
+	KUNIT_EXPECT_EQ(t->test, ss_ev(t, type, -1, at, 0, 0), SW_MC_CPU);
+}
+
+/* CPU 0's figures in the kernel wheel, up to SS_T0 + @at */
+struct ss_fig {
+	unsigned long	softirqs, spurious, wakeups;
+	struct sw_sirq_cpu_figures cpu;
+};
+
+static struct ss_fig ss_read(struct ss *t, unsigned long at)
+{
+	struct sw_mirror_figures *fig = kunit_kzalloc(t->test, sizeof(*fig), GFP_KERNEL);
+	struct ss_fig f;
+
+	KUNIT_ASSERT_NOT_NULL(t->test, fig);
+	sw_mirror_advance(&t->m, SS_T0 + at);
+	sw_mirror_read_figures(&t->m, fig);
+	f.softirqs = fig->wheel[t->m.kernel_wheel].softirqs;
+	f.spurious = fig->wheel[t->m.kernel_wheel].spurious_softirqs;
+	f.wakeups = fig->wheel[t->m.kernel_wheel].idle_wakeups;
+	sw_mirror_read_cpu(&t->m, 0, &f.cpu);
+	KUNIT_EXPECT_TRUE(t->test, sw_mirror_consistent(&t->m));
+	return f;
+}
+
+/* CPU 0's softirqs in the kernel wheel up to SS_T0 + @at: raised, spurious, idle wakeups */
+static void ss_expect(struct ss *t, unsigned long at, unsigned long softirqs,
+		      unsigned long spurious, unsigned long wakeups)
+{
+	struct ss_fig f = ss_read(t, at);
+
+	KUNIT_EXPECT_EQ_MSG(t->test, f.softirqs, softirqs, "softirqs by +%lu", at);
+	KUNIT_EXPECT_EQ_MSG(t->test, f.spurious, spurious, "spurious by +%lu", at);
+	KUNIT_EXPECT_EQ_MSG(t->test, f.wakeups, wakeups, "wakeups by +%lu", at);
+}
+
+/* enqueue_timer(): a timer before next_expiry lowers it; the raise is at its tick */
+static void sw_softirq_enqueue_lowers_next_expiry(struct kunit *test)
+{
+	struct ss *t = ss_new(test, SW_BASES_STD_DEF, false);
+	struct ss_fig f;
+
+	ss_start(t, 0, 0, 20, 0);
+	ss_start(t, 1, 1, 10, 0);
+	/* The recorded run at +11 agrees: the model raised at that very tick */
+	ss_cpu(t, SW_EV_SOFTIRQ_ENTRY, 11);
+	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_CANCEL, 1, 11, 0, 0), SW_MC_CANCEL);
+	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_EXPIRE, 1, 11, 11, 0), SW_MC_EXPIRE);
+	ss_cpu(t, SW_EV_SOFTIRQ_EXIT, 11);
+	f = ss_read(t, 30);
+	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_AGREE], 1UL);
+	KUNIT_EXPECT_EQ(test, f.cpu.recorded, 1UL);
+	KUNIT_EXPECT_EQ(test, f.softirqs, 2UL);
+	KUNIT_EXPECT_EQ(test, f.spurious, 0UL);
+	KUNIT_EXPECT_EQ(test, f.cpu.predicted, f.softirqs);
+}
+
+/* detach_if_pending(): next_expiry stays; the softirq comes and runs nothing */
+static void sw_softirq_delete_leaves_it_stale(struct kunit *test)
+{
+	struct ss *t = ss_new(test, SW_BASES_STD_DEF, false);
+
+	ss_start(t, 0, 0, 10, 0);
+	ss_cancel(t, 0, 2);
+	ss_expect(t, 20, 1, 1, 0);
+
+	/* With the rule off, the delete recomputes: no softirq at all */
+	t = ss_new(test, SW_BASES_STD_DEF, true);
+	ss_start(t, 0, 0, 10, 0);
+	ss_cancel(t, 0, 2);
+	ss_expect(t, 20, 0, 0, 0);
+}
+
+/* Timers at +10 and +20, the first deleted: next_expiry left at +11 */
+static struct ss *ss_stale_first(struct kunit *test)
+{
+	struct ss *t = ss_new(test, SW_BASES_STD_DEF, false);
+
+	ss_start(t, 0, 0, 10, 0);
+	ss_start(t, 1, 0, 20, 0);
+	ss_cancel(t, 0, 2);
+	return t;
+}
+
+/* __run_timers(): a run recomputes, so one stale tick costs one softirq, not one a tick */
+static void sw_softirq_run_recomputes(struct kunit *test)
+{
+	struct ss *t = ss_stale_first(test);
+
+	/* +11 (stale, runs nothing), then +21 */
+	ss_expect(t, 30, 2, 1, 0);
+	ss_expect(t, 60, 2, 1, 0);
+}
+
+/* 6.1's get_next_timer_interrupt(): idle entry recomputes BASE_STD; the CPU wakes once */
+static void sw_softirq_idle_entry_recomputes(struct kunit *test)
+{
+	struct ss *t = ss_stale_first(test);
+
+	ss_cpu(t, SW_EV_IDLE_ENTER, 3);
+	ss_expect(t, 30, 1, 0, 1);
+	KUNIT_EXPECT_TRUE(test, ss_read(t, 30).cpu.idle);
+}
+
+/*
+ * BASE_DEF is not recomputed on the way to idle, and never wakes the CPU:
+ * a deferrable timer, stale or not, rides along with the next wakeup
+ */
+static void sw_softirq_deferrable_rides_along(struct kunit *test)
+{
+	unsigned int idle;
+
+	for (idle = 0; idle < 2; idle++) {
+		struct ss *t = ss_new(test, SW_BASES_STD_DEF, false);
+
+		ss_start(t, 0, 0, 10, SS_DEFERRABLE);
+		ss_start(t, 1, 0, 12, SS_DEFERRABLE);
+		ss_start(t, 2, 0, 30, 0);
+		ss_cancel(t, 0, 2);
+		if (idle) {
+			ss_cpu(t, SW_EV_IDLE_ENTER, 3);
+			ss_expect(t, 40, 1, 0, 1);
+		} else {
+			/* Awake: a softirq at +11 (stale), +13 and +31 */
+			ss_expect(t, 40, 3, 1, 0);
+		}
+	}
+}
+
+/*
+ * 6.12's run_timer_base(): a run recomputes only a base that was due, so
+ * BASE_GLOBAL's stale next_expiry survives a run of BASE_LOCAL; in 6.1 the
+ * same timers share BASE_STD and the run clears it
+ */
+static void sw_softirq_612_runs_only_the_due_base(struct kunit *test)
+{
+	static const struct {
+		enum sw_mirror_bases	bases;
+		unsigned long		softirqs, spurious;
+	} cases[] = {
+		{ SW_BASES_LOCAL_GLOBAL_DEF, 2, 1 },
+		{ SW_BASES_STD_DEF, 1, 0 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct ss *t = ss_new(test, cases[i].bases, false);
+
+		ss_start(t, 0, 0, 10, SS_PINNED);
+		ss_start(t, 1, 0, 12, 0);
+		ss_cancel(t, 1, 2);
+		ss_expect(t, 20, cases[i].softirqs, cases[i].spurious, 0);
+	}
+}
+
+/* 6.12's next_timer_interrupt(): idle entry recomputes BASE_LOCAL and BASE_GLOBAL */
+static void sw_softirq_612_idle_recomputes_both(struct kunit *test)
+{
+	struct ss *t = ss_new(test, SW_BASES_LOCAL_GLOBAL_DEF, false);
+
+	ss_start(t, 0, 0, 10, 0);
+	ss_start(t, 1, 0, 11, SS_PINNED);
+	ss_start(t, 2, 0, 20, SS_PINNED);
+	ss_cancel(t, 0, 2);
+	ss_cancel(t, 1, 2);
+	ss_cpu(t, SW_EV_IDLE_ENTER, 3);
+	ss_expect(t, 30, 1, 0, 1);
+}
+
+/*
+ * The differential: a recorded run that ran nothing is the kernel's stale
+ * next_expiry; the model with the rule off cannot predict it
+ */
+static void sw_softirq_differential_needs_the_stale_rule(struct kunit *test)
+{
+	static const struct {
+		bool		exact;
+		enum sw_sirq_verdict verdict;
+	} cases[] = {
+		{ false, SW_SIRQ_AGREE },
+		{ true, SW_SIRQ_UNPREDICTED },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct ss *t = ss_new(test, SW_BASES_STD_DEF, cases[i].exact);
+		struct ss_fig f;
+
+		ss_start(t, 0, 0, 10, 0);
+		ss_cancel(t, 0, 2);
+		ss_cpu(t, SW_EV_SOFTIRQ_ENTRY, 11);
+		ss_cpu(t, SW_EV_SOFTIRQ_EXIT, 11);
+		f = ss_read(t, 12);
+		KUNIT_EXPECT_EQ(test, f.cpu.recorded, 1UL);
+		KUNIT_EXPECT_EQ(test, f.cpu.recorded_spurious, 1UL);
+		KUNIT_EXPECT_EQ_MSG(test, f.cpu.verdict[cases[i].verdict], 1UL, "exact %d",
+				    cases[i].exact);
+	}
+}
+
+/*
+ * The CPU's own events, with or without the CPUs modelled, from a CPU out
+ * of range, out of order: class cpu, no timer lost, the books balance
+ */
+static void sw_softirq_cpu_events_lose_no_timer(struct kunit *test)
+{
+	static const enum sw_mirror_ev_type types[] = {
+		SW_EV_SOFTIRQ_EXIT, SW_EV_IDLE_EXIT, SW_EV_SOFTIRQ_ENTRY, SW_EV_SOFTIRQ_ENTRY,
+		SW_EV_IDLE_ENTER, SW_EV_IDLE_ENTER, SW_EV_SOFTIRQ_EXIT, SW_EV_IDLE_EXIT,
+	};
+	unsigned int modelled, cpu, i;
+
+	for (modelled = 0; modelled < 2; modelled++) {
+		struct ss *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+
+		KUNIT_ASSERT_NOT_NULL(test, t);
+		KUNIT_ASSERT_EQ(test, sw_mirror_init(&t->m, SS_HZ, SS_T0, t->slots, SS_CPUS), 0);
+		sw_mirror_add_records(&t->m, t->recs, SS_RECS);
+		if (modelled)
+			sw_mirror_set_cpus(&t->m, t->cpus, 1, SW_BASES_STD_DEF);
+		t->test = test;
+		ss_start(t, 0, 0, 5, 0);
+		for (cpu = 0; cpu < 3; cpu++) {
+			for (i = 0; i < ARRAY_SIZE(types); i++) {
+				struct sw_mirror_event ev = {
+					.type = types[i], .cpu = cpu == 2 ? 1000 : cpu,
+					.now = SS_T0 + 1 + i,
+				};
+
+				KUNIT_EXPECT_EQ(test, sw_mirror_handle_event(&t->m, &ev, NULL),
+						SW_MC_CPU);
+				KUNIT_EXPECT_TRUE(test, sw_mirror_consistent(&t->m));
+			}
+		}
+		KUNIT_EXPECT_EQ(test, t->m.pending, 1UL);
+		KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_CANCEL, 0, 10, 0, 0), SW_MC_CANCEL);
+		KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_EXPIRE, 0, 10, 5, 0), SW_MC_EXPIRE);
+		KUNIT_EXPECT_EQ(test, t->m.expired, 1UL);
+		KUNIT_EXPECT_EQ(test, t->m.events[SW_MC_CPU], 3UL * ARRAY_SIZE(types));
+		KUNIT_EXPECT_TRUE(test, sw_mirror_consistent(&t->m));
+	}
+}
+
+/*
+ * A wheel at a coarser HZ runs a timer later than the kernel did: the
+ * kernel's expiry does not make that wheel's softirq spurious
+ */
+static void sw_softirq_coarser_wheel_runs_it_later(struct kunit *test)
+{
+	struct sw_mirror_figures *fig = kunit_kzalloc(test, sizeof(*fig), GFP_KERNEL);
+	struct ss *t = ss_new(test, SW_BASES_STD_DEF, false);
+	unsigned int w, checked = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, fig);
+	ss_start(t, 0, 0, 10, 0);
+	ss_cpu(t, SW_EV_SOFTIRQ_ENTRY, 11);
+	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_CANCEL, 0, 11, 0, 0), SW_MC_CANCEL);
+	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_EXPIRE, 0, 11, 11, 0), SW_MC_EXPIRE);
+	ss_cpu(t, SW_EV_SOFTIRQ_EXIT, 11);
+	sw_mirror_advance(&t->m, SS_T0 + 40);
+	sw_mirror_read_figures(&t->m, fig);
+	for (w = 0; w < fig->wheels; w++) {
+		if (fig->wheel[w].kind != SW_WHEEL_MAINLINE)
+			continue;
+		KUNIT_EXPECT_EQ_MSG(test, fig->wheel[w].softirqs, 1UL, "HZ %u", fig->wheel[w].vhz);
+		KUNIT_EXPECT_EQ_MSG(test, fig->wheel[w].spurious_softirqs, 0UL, "HZ %u",
+				    fig->wheel[w].vhz);
+		checked++;
+	}
+	KUNIT_EXPECT_EQ(test, checked, 3U);
+}
+
+SW_TEST_SUITE(sw_softirq_suite, "shadow_wheel_softirq",
+	      KUNIT_CASE(sw_softirq_enqueue_lowers_next_expiry),
+	      KUNIT_CASE(sw_softirq_delete_leaves_it_stale),
+	      KUNIT_CASE(sw_softirq_run_recomputes),
+	      KUNIT_CASE(sw_softirq_idle_entry_recomputes),
+	      KUNIT_CASE(sw_softirq_deferrable_rides_along),
+	      KUNIT_CASE(sw_softirq_612_runs_only_the_due_base),
+	      KUNIT_CASE(sw_softirq_612_idle_recomputes_both),
+	      KUNIT_CASE(sw_softirq_differential_needs_the_stale_rule),
+	      KUNIT_CASE(sw_softirq_coarser_wheel_runs_it_later),
+	      KUNIT_CASE(sw_softirq_cpu_events_lose_no_timer));
+
+kunit_test_suites(&sw_softirq_suite);
