@@ -13,6 +13,9 @@
  *  hrtimer_setup()			6.13; hrtimer_init() goes in 6.15
  *  the timer_start tracepoint		(timer, expires, flags) until 6.7,
  *					(timer, bucket_expiry) from 6.8
+ *  the timer_base_idle tracepoint	6.9 on; before, the CPU's idle is
+ *					cpu_idle's (found by name when the
+ *					mirror starts, sw_live_probe.c)
  */
 #ifndef _SHADOW_WHEEL_SW_COMPAT_H
 #define _SHADOW_WHEEL_SW_COMPAT_H

@@ -8,11 +8,24 @@
  * kernel's HZ and at HZ 100, 250 and 1000, side by side, with the
  * differential against the kernel's own wheel.
  *
+ * Probes on the CPU's own events say when the kernel's timer work ran and
+ * when the CPU slept: softirq_entry and softirq_exit of TIMER_SOFTIRQ, and
+ * the CPU going idle and leaving it (timer_base_idle where the kernel has
+ * it, 6.9 on: the timer base's own idle; cpu_idle before).
+ *
  * Where the probes run: timer_start and timer_cancel under the real
  * base's raw lock with interrupts off; timer_expire_entry from the timer
  * softirq (the ktimers thread on PREEMPT_RT) without the base lock, with
  * interrupts on unless the timer is TIMER_IRQSAFE: expire_timers() drops
- * the lock around call_timer_fn(). A timer's events come from any CPU:
+ * the lock around call_timer_fn(). softirq_entry and softirq_exit run in
+ * __do_softirq() (handle_softirqs() in 6.12) with interrupts on, in
+ * softirq context (a thread on PREEMPT_RT), for every vector: the probe
+ * logs TIMER_SOFTIRQ's only. cpu_idle runs in the idle task with
+ * preemption off, with interrupts off on entry and, in 6.12, on exit; in
+ * 6.1 default_idle_call() and cpu_idle_poll() trace the exit with
+ * interrupts on. timer_base_idle runs with interrupts off: on entry under
+ * the CPU's local and global timer_base locks (__get_next_timer_interrupt()),
+ * on exit without them (timer_clear_idle()). A timer's events come from any CPU:
  * mod_timer() and del_timer() run where their caller runs, add_timer_on()
  * queues on another CPU, and 6.12 runs an idle CPU's global timers on
  * another one. So a probe does the least it can there: it appends the
@@ -27,8 +40,9 @@
  * records are allocated at start), no timer API in a probe, and bounded
  * work.
  *
- * Starting registers the cancel and expire probes before the start probe,
- * so that every timer the mirror sees armed is followed to its end;
+ * Starting registers the cancel and expire probes, then the CPU's, before
+ * the start probe, so that every timer the mirror sees armed is followed
+ * to its end;
  * stopping unregisters the start probe first and waits for the probes
  * still running (tracepoint_synchronize_unregister()) before the log is
  * drained for the last time and anything is freed. Stopped, no probe is
@@ -38,6 +52,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/hrtimer.h>
+#include <linux/interrupt.h>
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
 #include <linux/mm.h>
@@ -48,6 +63,7 @@
 #include <linux/string.h>
 #include <linux/timer.h>
 #include <linux/tracepoint.h>
+#include <trace/events/power.h>
 
 #include "sw_compat.h"
 #include "sw_live.h"
@@ -87,7 +103,8 @@ MODULE_PARM_DESC(mirror_log,
  *     sw_live_lock			each batch drained into the mirror,
  *					each round of a read's catching up
  *
- *   the kernel's timer_base lock	timer_start, timer_cancel probes
+ *   the kernel's timer_base lock	timer_start, timer_cancel probes,
+ *					timer_base_idle's on idle entry
  *     sw_live_lock			a probe that finds the log full
  *					drains a batch itself
  *
@@ -108,6 +125,20 @@ DEFINE_RAW_SPINLOCK(sw_live_lock);	/* the log's reader, the wheels */
 DEFINE_MUTEX(sw_live_mutex);		/* start, stop, free, snapshot */
 struct sw_live sw_live_mirror;
 
+/* An event of the CPU itself (its timer softirq, its idle), not of a timer */
+static bool sw_live_cpu_event(const struct sw_mirror_event *ev)
+{
+	switch (ev->type) {
+	case SW_EV_SOFTIRQ_ENTRY:
+	case SW_EV_SOFTIRQ_EXIT:
+	case SW_EV_IDLE_ENTER:
+	case SW_EV_IDLE_EXIT:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* One logged event into the mirror, with the lock held */
 static void sw_live_feed(struct sw_live *live, const struct sw_live_logged *ent)
 {
@@ -115,6 +146,12 @@ static void sw_live_feed(struct sw_live *live, const struct sw_live_logged *ent)
 	enum sw_mirror_class class;
 
 	lockdep_assert_held(&sw_live_lock);
+	/* The CPU's own events are counted; the wheels model the timers */
+	if (sw_live_cpu_event(&ent->ev)) {
+		if (ent->ev.type == SW_EV_SOFTIRQ_ENTRY)
+			live->softirqs++;
+		return;
+	}
 	/* The module's own timers (its traffic, its poll) are not the kernel's */
 	if (!live->with_own && within_module((unsigned long)ent->fn, THIS_MODULE)) {
 		live->own_events++;
@@ -274,17 +311,70 @@ static void sw_live_probe_timer_expire_entry(void *data, struct timer_list *time
 	sw_live_record(&ev, timer->function);
 }
 
+/* An event of the CPU it runs on, from any of its probes */
+static void sw_live_on_cpu(enum sw_mirror_ev_type type)
+{
+	struct sw_mirror_event ev = { .type = type };
+
+	sw_live_record(&ev, NULL);
+}
+
+/* Every softirq vector's: the timer softirq's only are logged */
+static void sw_live_probe_softirq_entry(void *data, unsigned int vec_nr)
+{
+	if (vec_nr == TIMER_SOFTIRQ)
+		sw_live_on_cpu(SW_EV_SOFTIRQ_ENTRY);
+}
+
+static void sw_live_probe_softirq_exit(void *data, unsigned int vec_nr)
+{
+	if (vec_nr == TIMER_SOFTIRQ)
+		sw_live_on_cpu(SW_EV_SOFTIRQ_EXIT);
+}
+
+/* @cpu_id is the CPU the probe runs on */
+static void sw_live_probe_cpu_idle(void *data, unsigned int state, unsigned int cpu_id)
+{
+	sw_live_on_cpu(state == (unsigned int)PWR_EVENT_EXIT ? SW_EV_IDLE_EXIT : SW_EV_IDLE_ENTER);
+}
+
+/* @cpu is the CPU the probe runs on: its timer bases go idle or leave it */
+static void sw_live_probe_timer_base_idle(void *data, bool is_idle, unsigned int cpu)
+{
+	sw_live_on_cpu(is_idle ? SW_EV_IDLE_ENTER : SW_EV_IDLE_EXIT);
+}
+
+/**
+ * struct sw_live_tp - a tracepoint the mirror probes
+ * @name:	the tracepoint's
+ * @probe:	the probe
+ * @optional:	a kernel without it is mirrored all the same
+ * @unless:	NULL, or a tracepoint that takes this one's place where the
+ *		kernel has it
+ */
+struct sw_live_tp {
+	const char	*name;
+	void		*probe;
+	bool		optional;
+	const char	*unless;
+};
+
 /* The probes, in the order they are registered */
-static const struct sw_live_tp {
-	const char		*name;
-	void			*probe;
-} sw_live_tps_wanted[] = {
+static const struct sw_live_tp sw_live_tps_wanted[] = {
 	{ "timer_cancel",	sw_live_probe_timer_cancel },
 	{ "timer_expire_entry",	sw_live_probe_timer_expire_entry },
+	{ "softirq_exit",	sw_live_probe_softirq_exit },
+	{ "softirq_entry",	sw_live_probe_softirq_entry },
+	{ "timer_base_idle",	sw_live_probe_timer_base_idle, .optional = true },
+	{ "cpu_idle",		sw_live_probe_cpu_idle, .optional = true,
+	  .unless = "timer_base_idle" },
 	{ "timer_start",	sw_live_probe_timer_start },
 };
 
+/* The kernel's tracepoint of each, NULL where the kernel lacks it */
 static struct tracepoint *sw_live_tps[ARRAY_SIZE(sw_live_tps_wanted)];
+/* Those registered */
+static bool sw_live_tps_on[ARRAY_SIZE(sw_live_tps_wanted)];
 
 static void sw_live_find_tp(struct tracepoint *tp, void *unused)
 {
@@ -296,34 +386,57 @@ static void sw_live_find_tp(struct tracepoint *tp, void *unused)
 	}
 }
 
-/* Unregister the probes from the last registered, @n of them */
-static void sw_live_unregister(unsigned int n)
+/* The kernel has the tracepoint named @name, of those wanted */
+static bool sw_live_have_tp(const char *name)
 {
-	while (n--)
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sw_live_tps_wanted); i++) {
+		if (!strcmp(sw_live_tps_wanted[i].name, name))
+			return sw_live_tps[i];
+	}
+	return false;
+}
+
+/* Unregister the probes registered, from the last one */
+static void sw_live_unregister(void)
+{
+	unsigned int n = ARRAY_SIZE(sw_live_tps_wanted);
+
+	while (n--) {
+		if (!sw_live_tps_on[n])
+			continue;
 		tracepoint_probe_unregister(sw_live_tps[n], sw_live_tps_wanted[n].probe, NULL);
+		sw_live_tps_on[n] = false;
+	}
 	tracepoint_synchronize_unregister();
 }
 
 static int sw_live_register(void)
 {
+	const struct sw_live_tp *want;
 	unsigned int i;
 	int ret;
 
 	for_each_kernel_tracepoint(sw_live_find_tp, NULL);
 	for (i = 0; i < ARRAY_SIZE(sw_live_tps_wanted); i++) {
+		want = &sw_live_tps_wanted[i];
+		if (want->unless && sw_live_have_tp(want->unless))
+			continue;
 		if (!sw_live_tps[i]) {
-			pr_warn("mirror: the kernel has no %s tracepoint\n",
-				sw_live_tps_wanted[i].name);
-			sw_live_unregister(i);
+			if (want->optional)
+				continue;
+			pr_warn("mirror: the kernel has no %s tracepoint\n", want->name);
+			sw_live_unregister();
 			return -ENODEV;
 		}
-		ret = tracepoint_probe_register(sw_live_tps[i], sw_live_tps_wanted[i].probe, NULL);
+		ret = tracepoint_probe_register(sw_live_tps[i], want->probe, NULL);
 		if (ret) {
-			pr_warn("mirror: cannot probe %s (%pe)\n", sw_live_tps_wanted[i].name,
-				ERR_PTR(ret));
-			sw_live_unregister(i);
+			pr_warn("mirror: cannot probe %s (%pe)\n", want->name, ERR_PTR(ret));
+			sw_live_unregister();
 			return ret;
 		}
+		sw_live_tps_on[i] = true;
 	}
 	return 0;
 }
@@ -348,7 +461,7 @@ static void sw_live_free(struct sw_live *live)
  *
  * Return: 0, -EINVAL if @nr_records is out of 1 .. 2^20 or the mirror_log
  * parameter out of its range, -ENOMEM, an error starting the thread, or
- * -ENODEV if the kernel lacks the timer tracepoints.
+ * -ENODEV if the kernel lacks a tracepoint that is not optional.
  */
 int sw_live_start_records(unsigned long nr_records, bool with_own)
 {
@@ -431,7 +544,7 @@ static void sw_live_stop_locked(struct sw_live *live)
 {
 	if (!live->running)
 		return;
-	sw_live_unregister(ARRAY_SIZE(sw_live_tps_wanted));
+	sw_live_unregister();
 	/* No probe runs: what they logged is all there, written */
 	kthread_stop(live->drainer);
 	live->drainer = NULL;

@@ -54,6 +54,7 @@ static bool sw_live_snapshot(struct sw_mirror_report *rep, bool with_top)
 	head.log_drained = live->drained;
 	head.log_drained_by_probes = live->drained_by_probes;
 	head.log_lost = atomic_long_read(&live->lost);
+	head.log_softirqs = live->softirqs;
 	sw_mirror_report_take(rep, &head, m, with_top ? live->top : NULL);
 	raw_spin_unlock_irqrestore(&sw_live_lock, flags);
 	return true;

@@ -32,6 +32,7 @@
  * @drained:	events drained from @log into the mirror
  * @drained_by_probes: of those, drained by a probe that found @log full
  * @lost:	events a probe found no room for in @log
+ * @softirqs:	TIMER_SOFTIRQ runs drained from @log (softirq_entry)
  * @with_own:	the module's own timers are mirrored too (the bench's run)
  * @running:	the probes are registered
  */
@@ -49,6 +50,7 @@ struct sw_live {
 	unsigned long		drained;
 	unsigned long		drained_by_probes;
 	atomic_long_t		lost;
+	unsigned long		softirqs;
 	bool			with_own;
 	bool			running;
 };

@@ -17,8 +17,9 @@
 # series (debian-6.1, debian-6.12...).
 #
 # The guest runs Debian's trace-cmd (the host's, with its libraries and
-# loader): the events below go into a ring buffer large enough for the
-# whole run, with nothing reading it while the workload runs, and a marker
+# loader): the events below (the timer events, and the CPU's own: its timer
+# softirq's entry and exit, and its idle) go into a ring buffer large enough
+# for the whole run, with nothing reading it while the workload runs, and a marker
 # names the kernel's HZ and release. Then the guest checks that no event was
 # lost (overrun, dropped), keeps of /proc/kallsyms only the symbols of the
 # timer functions in the trace (bind-mounted over it while trace-cmd extract
@@ -36,10 +37,19 @@
 set -u
 . "$(dirname "$0")/sw-lib.sh"
 
-# The timer events recorded; those the kernel does not have are left out
-# (timer_base_idle is 6.12's). The first three are the ones a replay needs.
-SW_RECORD_EVENTS="timer_start timer_cancel timer_expire_entry timer_expire_exit timer_base_idle"
+# The events recorded, as system:event; those the kernel does not have are
+# left out (timer_base_idle is 6.12's). The timer softirq's entry and exit
+# and the CPU's idle say when the kernel ran its timer softirq and when the
+# CPU slept. The first three are the ones a replay needs.
+SW_RECORD_EVENTS="timer:timer_start timer:timer_cancel timer:timer_expire_entry \
+timer:timer_expire_exit timer:timer_base_idle irq:softirq_entry irq:softirq_exit power:cpu_idle"
 SW_RECORD_NEEDED="timer_start timer_cancel timer_expire_entry"
+# The kernel's filter of an event, where it has one: of the softirqs, only
+# TIMER_SOFTIRQ's (vector 1)
+SW_RECORD_FILTERS="softirq_entry:vec==1 softirq_exit:vec==1"
+# An awk pattern that matches the name of a recorded event, as the kernel's
+# text output and trace-cmd report print it (with its colon)
+SW_RECORD_EVENT_RE='^(timer_[a-z_]+|softirq_entry|softirq_exit|cpu_idle):$'
 # The lines of the ring buffer's statistics that count lost events (awk)
 # shellcheck disable=SC2016 # awk's fields, not the shell's
 SW_RECORD_LOST='/^(overrun|commit overrun|dropped events):/ { n += $NF } END { print n + 0 }'
@@ -114,9 +124,16 @@ T=/sys/kernel/tracing
 # The kernel's messages would break the base64 lines
 dmesg -n 1
 args=
-for e in $SW_RECORD_EVENTS; do
-	[ -d \$T/events/timer/\$e ] && args="\$args -e timer:\$e"
+for se in $SW_RECORD_EVENTS; do
+	s=\${se%%:*}
+	e=\${se#*:}
+	[ -d \$T/events/\$s/\$e ] || continue
+	args="\$args -e \$se"
+	for f in $SW_RECORD_FILTERS; do
+		[ "\${f%%:*}" = "\$e" ] && args="\$args -f \${f#*:}"
+	done
 done
+echo "record: events:\$args"
 # The global clock orders the CPUs' events with each other (a timer armed
 # on one CPU may run on another)
 trace-cmd start -q -C global -b $SW_RECORD_BUFFER_KB \$args >/dev/null || exit 1
@@ -133,14 +150,14 @@ for c in \$T/per_cpu/cpu*; do
 done
 [ \$lost -eq 0 ] || { echo "record: events were lost: record with a larger buffer"; exit 1; }
 
-# Each timer event's name and function, as the kernel prints them
+# Each event's name and function (timer events), as the kernel prints them
 events()
 {
 	awk '{
 		ev = ""
 		fn = ""
 		for (i = 1; i <= NF; i++) {
-			if (\$i ~ /^timer_[a-z_]+:\$/)
+			if (\$i ~ /$SW_RECORD_EVENT_RE/)
 				ev = \$i
 			else if (\$i ~ /^function=/)
 				fn = \$i
@@ -150,7 +167,7 @@ events()
 	}' | sort
 }
 grep -v '^#' \$T/trace | events > /tmp/kernel.events
-echo "record: \$(wc -l < /tmp/kernel.events) timer events in the buffer"
+echo "record: \$(wc -l < /tmp/kernel.events) events in the buffer"
 # The marker's own function too, so that its line reads right
 { sed -n 's/.*function=//p' /tmp/kernel.events; echo tracing_mark_write; } | sort -u \
 	> /tmp/functions
@@ -169,14 +186,16 @@ copy()
 }
 copy header_page
 copy header_event
-copy timer/enable
 for d in \$T/events/ftrace/*/; do
 	copy ftrace/\$(basename \$d)/format
 done
-for e in $SW_RECORD_EVENTS; do
-	[ -d \$T/events/timer/\$e ] || continue
+for se in $SW_RECORD_EVENTS; do
+	s=\${se%%:*}
+	e=\${se#*:}
+	[ -d \$T/events/\$s/\$e ] || continue
+	[ -f \$E/\$s/enable ] || copy \$s/enable
 	for f in format id enable; do
-		copy timer/\$e/\$f
+		copy \$s/\$e/\$f
 	done
 done
 mount --bind /tmp/kallsyms /proc/kallsyms || exit 1
@@ -223,7 +242,8 @@ sw_record_check()
 	read=$(echo "$stat" | awk '/^read events:/ { n += $NF; seen = 1 } END { if (seen) print n }')
 	got=$(grep -cE '\[[0-9]+\] +[0-9]+\.[0-9]+: ' "$report")
 	awk -v file="$file" -v size="$(stat -c %s "$file")" -v lost="$lost" \
-		-v events="$SW_RECORD_EVENTS" '
+		-v events="$SW_RECORD_EVENTS" \
+		-v re="$SW_RECORD_EVENT_RE" '
 	/shadow_wheel_trace:/ { sub(/.*shadow_wheel_trace: /, ""); marker = $0; next }
 	{
 		ev = ""
@@ -232,7 +252,7 @@ sw_record_check()
 				cpu[$i] = 1
 			else if ($i ~ /^[0-9]+\.[0-9]+:$/)
 				ts = $i + 0
-			else if ($i ~ /^timer_[a-z_]+:$/)
+			else if ($i ~ re)
 				ev = substr($i, 1, length($i) - 1)
 			else if (ev != "" && $i ~ /^timer=/)
 				timer[$i] = 1
@@ -252,7 +272,7 @@ sw_record_check()
 			nev, length(timer), length(cpu), last - first, lost, unresolved
 		n = split(events, order, " ")
 		for (i = 1; i <= n; i++)
-			if (order[i] in count)
+			if (sub(/.*:/, "", order[i]) && order[i] in count)
 				printf "  %-20s %d\n", order[i], count[order[i]]
 	}' "$report"
 	for e in $SW_RECORD_NEEDED; do

@@ -11,16 +11,58 @@
  * mismatch explained), and no wheel may run a timer early or the
  * mainline one at the kernel's HZ later than its level's granularity. It
  * follows a CPU going offline, keeps up when its log is too small for the
- * traffic (the probes drain it then), and turns bad input away. Stopping,
- * starting and unloading under that traffic is sw_mirror_toggle_test.
+ * traffic (the probes drain it then), and turns bad input away. It counts
+ * every run of the kernel's timer softirq, as /proc/softirqs does, and
+ * none once stopped. Stopping, starting and unloading under that traffic
+ * is sw_mirror_toggle_test.
  */
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kselftest_harness.h"
 #include "lib/swt_test.h"
 
 #include "lib/swt_mirror_test.h"
+
+/* The TIMER row of /proc/softirqs: the kernel's count of its timer softirq's runs */
+#define SWT_MAX_CPUS	64
+
+struct swt_softirqs {
+	unsigned int nr_cpus;
+	u64 cpu[SWT_MAX_CPUS];
+	u64 total;
+};
+
+static int swt_timer_softirqs(struct swt_softirqs *sq)
+{
+	char line[4096], *p, *e;
+	FILE *f = fopen("/proc/softirqs", "r");
+	int ret = -ENOENT;
+
+	memset(sq, 0, sizeof(*sq));
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		p = line + strspn(line, " ");
+		if (strncmp(p, "TIMER:", 6))
+			continue;
+		for (p += 6; sq->nr_cpus < SWT_MAX_CPUS; sq->nr_cpus++) {
+			u64 n = strtoull(p, &e, 10);
+
+			if (e == p)
+				break;
+			sq->cpu[sq->nr_cpus] = n;
+			sq->total += n;
+			p = e;
+		}
+		ret = sq->nr_cpus ? 0 : -EINVAL;
+		break;
+	}
+	fclose(f);
+	return ret;
+}
 
 static bool swt_wheel_is(const char *name, const char *kind)
 {
@@ -177,6 +219,64 @@ TEST_F(mirror, turns_bad_input_away)
 	EXPECT_FALSE(mr.running);
 	ASSERT_EQ(0, swt_mirror_param("mirror_log", "8192"));
 	EXPECT_EQ(0, swt_mirror_enable(true));
+}
+
+/*
+ * Each run of the timer softirq is counted in /proc/softirqs just before
+ * its softirq_entry fires: the runs the mirror's log saw between two
+ * reads of mirror/stats are at least those /proc/softirqs counted between
+ * two reads inside them, at most those between two reads around them
+ */
+TEST_F_TIMEOUT(mirror, counts_the_timer_softirqs, 120)
+{
+	struct swt_softirqs before, first, last, after;
+	struct swt_mirror m0, m1;
+	struct swt_traffic t;
+	u64 start, ms, seen;
+	unsigned int cpu;
+
+	if (_metadata->skip)
+		return;
+	ASSERT_EQ(0, swt_timer_softirqs(&before)) TH_LOG("/proc/softirqs has no TIMER row");
+	ASSERT_EQ(0, swt_mirror_read(&m0)) TH_LOG("%s", swt_error());
+	ASSERT_EQ(0, swt_timer_softirqs(&first));
+	start = swt_now_ms();
+	ASSERT_EQ(0, swt_tcp_traffic_start(&t, 2000)) TH_LOG("%s", swt_error());
+	swt_tcp_traffic_stop(&t);
+	ASSERT_EQ(0, swt_timer_softirqs(&last));
+	ms = swt_now_ms() - start;
+	ASSERT_EQ(0, swt_mirror_read(&m1)) TH_LOG("%s", swt_error());
+	ASSERT_EQ(0, swt_timer_softirqs(&after));
+
+	seen = m1.log_softirqs - m0.log_softirqs;
+	for (cpu = 0; cpu < last.nr_cpus; cpu++)
+		swt_msg("CPU %u: %llu timer softirqs in %llu ms, %llu/s (/proc/softirqs)", cpu,
+			last.cpu[cpu] - first.cpu[cpu], ms,
+			(last.cpu[cpu] - first.cpu[cpu]) * 1000 / (ms ? ms : 1));
+	swt_msg("in all: /proc/softirqs %llu within, %llu around; the mirror's log %llu, %llu/s",
+		last.total - first.total, after.total - before.total, seen,
+		seen * 1000 / (ms ? ms : 1));
+	EXPECT_LT(0U, last.total - first.total) TH_LOG("no timer softirq ran under TCP traffic");
+	EXPECT_LE(last.total - first.total, seen) TH_LOG("runs the probes missed");
+	EXPECT_GE(after.total - before.total, seen) TH_LOG("runs the kernel did not count");
+	/* What the mirror's model of the CPUs took in, where it has one */
+	if (!m1.cpus_modelled)
+		swt_msg("the mirror models no CPU: softirq_recorded not compared");
+	EXPECT_TRUE(!m1.cpus_modelled || seen == m1.softirq_recorded - m0.softirq_recorded)
+		TH_LOG("the log saw %llu runs, the model took in %llu", seen,
+		       m1.softirq_recorded - m0.softirq_recorded);
+	swt_expect_mirror_consistent(_metadata, &m1);
+
+	/* Stopped, it counts none */
+	ASSERT_EQ(0, swt_mirror_enable(false)) TH_LOG("%s", swt_error());
+	ASSERT_EQ(0, swt_mirror_read(&m0)) TH_LOG("%s", swt_error());
+	ASSERT_EQ(0, swt_timer_softirqs(&first));
+	ASSERT_EQ(0, swt_tcp_traffic_start(&t, 500)) TH_LOG("%s", swt_error());
+	swt_tcp_traffic_stop(&t);
+	ASSERT_EQ(0, swt_timer_softirqs(&last));
+	ASSERT_EQ(0, swt_mirror_read(&m1)) TH_LOG("%s", swt_error());
+	EXPECT_LT(first.total, last.total);
+	EXPECT_EQ(m0.log_softirqs, m1.log_softirqs);
 }
 
 TEST_HARNESS_MAIN

@@ -91,6 +91,9 @@ static const struct {
 	SWT_MK("events.anomaly", anomalies, u64), SWT_MK("own_events", own_events, u64),
 	SWT_MK("log_drained", log_drained, u64), SWT_MK("log_lost", log_lost, u64),
 	SWT_MK("log_drained_by_probes", log_drained_by_probes, u64),
+	SWT_MK("log_softirqs", log_softirqs, u64),
+	SWT_MK("cpus_modelled", cpus_modelled, unsigned int),
+	SWT_MK("softirq_recorded", softirq_recorded, u64),
 };
 
 /* A line of mirror/stats other than a wheel's: one figure, if the tests read it */

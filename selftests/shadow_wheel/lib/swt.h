@@ -297,6 +297,9 @@ struct swt_mirror {
 	u64 own_events;
 	u64 log_drained, log_lost;	/* events through the mirror's log, and lost */
 	u64 log_drained_by_probes;	/* drained by probes that found it full */
+	u64 log_softirqs;		/* TIMER_SOFTIRQ runs through the log */
+	unsigned int cpus_modelled;	/* CPUs whose softirqs the mirror models, */
+	u64 softirq_recorded;		/* and the runs it took in (0 when none) */
 	unsigned int nr_wheels;
 	struct swt_mirror_wheel wheel[SWT_MIRROR_MAX_WHEELS];
 };
