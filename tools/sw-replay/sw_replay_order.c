@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sw-replay: the trace's events, read in timestamp order (libtracecmd
+ * merges the CPUs' streams by timestamp, the lower CPU first on a tie),
+ * put in an order the kernel can have produced: each CPU's events in
+ * their own order, merged by core/mirror/sw_order.c, which keeps the
+ * timestamps' order unless a timer's events would come in a sequence the
+ * kernel cannot produce (docs/design.rst, "Order from causality"). Events
+ * of no timer (an event of its CPU alone) keep their CPU's order and
+ * their place in time.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <linux/kernel.h>
+
+#include "sw_order.h"
+#include "sw_replay_order.h"
+
+static void *sw_order_alloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+
+	if (!p) {
+		fprintf(stderr, "sw-replay: out of memory\n");
+		exit(2);
+	}
+	return p;
+}
+
+/* The merge's view of a trace event */
+static void sw_order_view(const struct sw_replay_ev *re, struct sw_order_timer *timer,
+			  struct sw_order_ev *oe)
+{
+	static const u8 types[] = {
+		[SW_RE_START] = SW_ORDER_START,
+		[SW_RE_CANCEL] = SW_ORDER_CANCEL,
+		[SW_RE_EXPIRE] = SW_ORDER_EXPIRE,
+	};
+
+	memset(oe, 0, sizeof(*oe));
+	oe->ts = re->ts;
+	oe->now = re->now;
+	oe->has_now = re->have & SW_RE_NOW;
+	if (re->type >= ARRAY_SIZE(types))
+		return;
+	oe->type = types[re->type];
+	oe->timer = timer;
+	/* A start's bucket runs at its tick (6.8 on: said), never before its expiry */
+	if (re->type == SW_RE_START)
+		oe->tick = re->have & SW_RE_BUCKET ? re->kclk : re->expires;
+	else if (re->type == SW_RE_EXPIRE)
+		oe->tick = re->kclk;
+}
+
+/**
+ * sw_replay_order - put the trace's events in an order the kernel can have produced
+ * @t:		the trace, its events in timestamp order; reordered in place
+ * @timer_of:	per event, its timer's index; reordered with the events
+ * @nr_timers:	distinct timers
+ * @ro:		@window given; the rest filled in
+ */
+void sw_replay_order(struct sw_replay_trace *t, size_t *timer_of, size_t nr_timers,
+		     struct sw_replay_order *ro)
+{
+	struct sw_order_timer *timers = sw_order_alloc(nr_timers, sizeof(*timers));
+	struct sw_order_ev *oev = sw_order_alloc(t->nr, sizeof(*oev));
+	struct sw_replay_ev *evs = sw_order_alloc(t->nr, sizeof(*evs));
+	size_t *from = sw_order_alloc(t->nr, sizeof(*from));
+	size_t *tof = sw_order_alloc(t->nr, sizeof(*tof));
+	unsigned int nr_cpus = 0, c;
+	struct sw_order_cpu *cpu;
+	struct timespec a, b;
+	struct sw_order o;
+	size_t i, n, *at;
+	int next;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	for (i = 0; i < t->nr; i++) {
+		if (t->evs[i].cpu + 1U > nr_cpus)
+			nr_cpus = t->evs[i].cpu + 1U;
+	}
+	cpu = sw_order_alloc(nr_cpus, sizeof(*cpu));
+	at = sw_order_alloc(nr_cpus, sizeof(*at));
+	/* Each CPU's events together, in their order: CPU c's from at[c] on */
+	for (i = 0; i < t->nr; i++)
+		cpu[t->evs[i].cpu].nr++;
+	for (c = 0, n = 0; c < nr_cpus; c++) {
+		at[c] = n;
+		cpu[c].ev = &oev[n];
+		n += cpu[c].nr;
+		cpu[c].nr = 0;
+	}
+	for (i = 0; i < t->nr; i++) {
+		const struct sw_replay_ev *re = &t->evs[i];
+		size_t k = at[re->cpu] + cpu[re->cpu].nr++;
+
+		sw_order_view(re, &timers[timer_of[i]], &oev[k]);
+		from[k] = i;
+	}
+	for (c = 0; c < nr_cpus; c++)
+		sw_order_mark(&oev[at[c]], cpu[c].nr);
+
+	sw_order_init(&o, cpu, nr_cpus, ro->window);
+	for (i = 0; (next = sw_order_next(&o)) >= 0; i++) {
+		size_t k = from[at[next] + cpu[next].pos - 1];
+
+		evs[i] = t->evs[k];
+		tof[i] = timer_of[k];
+	}
+	memcpy(t->evs, evs, t->nr * sizeof(*evs));
+	memcpy(timer_of, tof, t->nr * sizeof(*tof));
+	ro->ties = o.ties;
+	ro->moved = o.moved;
+	ro->broken = o.broken;
+	free(timers);
+	free(oev);
+	free(evs);
+	free(from);
+	free(tof);
+	free(cpu);
+	free(at);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	ro->ns = (b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec);
+}
