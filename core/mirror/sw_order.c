@@ -129,6 +129,7 @@ static bool sw_order_first(const struct sw_order *o, u64 *first)
 	bool any = false;
 	unsigned int c;
 
+	*first = 0;
 	for (c = 0; c < o->nr_cpus; c++) {
 		e = sw_order_head(o, c);
 		if (e && (!any || e->ts < *first)) {
@@ -194,7 +195,7 @@ static int sw_order_candidate(const struct sw_order *o, u64 first, int prev)
 	const struct sw_order_ev *e, *best = NULL;
 	int c, found = -1;
 
-	for (c = 0; c < o->nr_cpus; c++) {
+	for (c = 0; c < (int)o->nr_cpus; c++) {
 		e = sw_order_in_window(o, c, first);
 		if (!e || (p && !sw_order_before(p, prev, e, c)))
 			continue;
@@ -280,7 +281,7 @@ static bool sw_order_search(struct sw_order *o, unsigned int depth)
 	if (!depth || !o->left || !sw_order_first(o, &first))
 		return true;
 	o->left--;
-	for (c = 0; c < o->nr_cpus; c++) {
+	for (c = 0; c < (int)o->nr_cpus; c++) {
 		e = sw_order_in_window(o, c, first);
 		if (!e)
 			continue;

@@ -681,8 +681,15 @@ int main(int argc, char **argv)
 		       rp.order.broken);
 	}
 	if (time_rounds) {
-		printf("time order events %zu ns_per_event %.1f\n", rp.t.nr,
-		       rp.order.ns / rp.t.nr);
+		struct sw_replay_order again = rp.order;
+		double best = rp.order.ns;
+
+		/* The events in order already: each round merges the same streams again */
+		for (j = 1; j < time_rounds; j++) {
+			sw_replay_order(&rp.t, timer_of, rp.timers.nr, &again);
+			best = again.ns < best ? again.ns : best;
+		}
+		printf("time order events %zu ns_per_event %.1f\n", rp.t.nr, best / rp.t.nr);
 		if (tick_cost)
 			sw_replay_tick_cost(&rp.t, timer_of, rp.timers.nr, rp.hz, time_rounds);
 		else

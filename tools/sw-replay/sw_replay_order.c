@@ -9,6 +9,7 @@
  * of no timer (an event of its CPU alone) keep their CPU's order and
  * their place in time.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,30 @@ static void sw_order_view(const struct sw_replay_ev *re, struct sw_order_timer *
 		oe->tick = re->kclk;
 }
 
+/* Event i takes the place of event @perm[i], in place; @perm is used up */
+static void sw_order_permute(struct sw_replay_trace *t, size_t *timer_of, size_t *perm)
+{
+	size_t i, j, k;
+
+	for (i = 0; i < t->nr; i++) {
+		struct sw_replay_ev ev = t->evs[i];
+		size_t ti = timer_of[i];
+
+		/* Around the cycle through i, each place filled from the next */
+		for (j = i; perm[j] != SIZE_MAX; j = k) {
+			k = perm[j];
+			perm[j] = SIZE_MAX;
+			if (k == i) {
+				t->evs[j] = ev;
+				timer_of[j] = ti;
+				break;
+			}
+			t->evs[j] = t->evs[k];
+			timer_of[j] = timer_of[k];
+		}
+	}
+}
+
 /**
  * sw_replay_order - put the trace's events in an order the kernel can have produced
  * @t:		the trace, its events in timestamp order; reordered in place
@@ -67,9 +92,8 @@ void sw_replay_order(struct sw_replay_trace *t, size_t *timer_of, size_t nr_time
 {
 	struct sw_order_timer *timers = sw_order_alloc(nr_timers, sizeof(*timers));
 	struct sw_order_ev *oev = sw_order_alloc(t->nr, sizeof(*oev));
-	struct sw_replay_ev *evs = sw_order_alloc(t->nr, sizeof(*evs));
 	size_t *from = sw_order_alloc(t->nr, sizeof(*from));
-	size_t *tof = sw_order_alloc(t->nr, sizeof(*tof));
+	size_t *perm = sw_order_alloc(t->nr, sizeof(*perm));
 	unsigned int nr_cpus = 0, c;
 	struct sw_order_cpu *cpu;
 	struct timespec a, b;
@@ -104,22 +128,16 @@ void sw_replay_order(struct sw_replay_trace *t, size_t *timer_of, size_t nr_time
 		sw_order_mark(&oev[at[c]], cpu[c].nr);
 
 	sw_order_init(&o, cpu, nr_cpus, ro->window);
-	for (i = 0; (next = sw_order_next(&o)) >= 0; i++) {
-		size_t k = from[at[next] + cpu[next].pos - 1];
-
-		evs[i] = t->evs[k];
-		tof[i] = timer_of[k];
-	}
-	memcpy(t->evs, evs, t->nr * sizeof(*evs));
-	memcpy(timer_of, tof, t->nr * sizeof(*tof));
+	for (i = 0; (next = sw_order_next(&o)) >= 0; i++)
+		perm[i] = from[at[next] + cpu[next].pos - 1];
+	sw_order_permute(t, timer_of, perm);
 	ro->ties = o.ties;
 	ro->moved = o.moved;
 	ro->broken = o.broken;
 	free(timers);
 	free(oev);
-	free(evs);
 	free(from);
-	free(tof);
+	free(perm);
 	free(cpu);
 	free(at);
 	clock_gettime(CLOCK_MONOTONIC, &b);
