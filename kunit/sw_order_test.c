@@ -77,6 +77,25 @@ static void sw_ot_merge(struct kunit *test, struct sw_ot *s, u64 window)
 	KUNIT_EXPECT_EQ(test, s->o.merged, (unsigned long)s->nr_out);
 }
 
+/*
+ * The merged order, as the CPU of each event in turn ("0110": CPU 0's
+ * first, CPU 1's first two, CPU 0's second), and how many decisions went
+ * against the timestamps and against the rules
+ */
+static void sw_ot_expect(struct kunit *test, const struct sw_ot *s, const char *cpus,
+			 unsigned long moved, unsigned long broken)
+{
+	char got[SW_OT_CPUS * SW_OT_MAX + 1];
+	unsigned int k;
+
+	for (k = 0; k < s->nr_out; k++)
+		got[k] = '0' + s->out_cpu[k];
+	got[k] = 0;
+	KUNIT_EXPECT_STREQ(test, got, cpus);
+	KUNIT_EXPECT_EQ(test, s->o.moved, moved);
+	KUNIT_EXPECT_EQ(test, s->o.broken, broken);
+}
+
 /* Where CPU @c's event @i came out */
 static unsigned int sw_ot_at(const struct sw_ot *s, unsigned int c, unsigned int i)
 {
@@ -89,44 +108,105 @@ static unsigned int sw_ot_at(const struct sw_ot *s, unsigned int c, unsigned int
 	return UINT_MAX;
 }
 
-/* Without ties, the timestamps' order, whatever the events */
-static void sw_ot_untied_by_timestamp(struct kunit *test)
+/* One event of a case: CPU, timestamp, timer (-1: none), type, tick, jiffies (0: none) */
+struct sw_ot_ev {
+	u8		cpu;
+	u64		ts;
+	int		timer;
+	u8		type;
+	unsigned long	tick;
+	unsigned long	now;
+};
+
+/*
+ * A case: the events, each CPU's in its order; whether timer 0 was known
+ * not pending before them; the merged order as sw_ot_expect() reads it,
+ * decisions against the timestamps, events merged against the rules
+ */
+struct sw_ot_case {
+	const char		*name;
+	struct sw_ot_ev		ev[6];
+	bool			idle;
+	const char		*want;
+	unsigned long		moved;
+	unsigned long		broken;
+};
+
+#define W	SW_ORDER_WINDOW_NS
+#define START	SW_ORDER_START
+#define CANCEL	SW_ORDER_CANCEL
+#define EXPIRE	SW_ORDER_EXPIRE
+
+static const struct sw_ot_case sw_ot_cases[] = {
+	/* Without ties, the timestamps' order, whatever the events */
+	{ "untied-by-timestamp",
+	  { { 0, 1000, 0, START, 10 }, { 1, 50000, -1 }, { 0, 90000, 0, CANCEL },
+	    { 1, 120000, 1, START, 20 } }, false, "0101", 0, 0 },
+	/* Tied events of other timers, and of no timer: the timestamps, CPU 0 first */
+	{ "tie-without-rule-keeps-timestamps",
+	  { { 0, 1000, 0, START, 10 }, { 0, 1003, -1 }, { 1, 1000, 1, START, 20 },
+	    { 1, 1001, -1 } }, false, "0110", 0, 0 },
+	/* A cancel of another CPU, a few us early by its clock, after the start it undoes */
+	{ "cancel-follows-its-start",
+	  { { 0, 10000, 0, START, 10 }, { 1, 9000, 0, CANCEL }, { 1, 9500, 0, START, 30 } },
+	  true, "011", 1, 0 },
+	/* Jiffies never go back: within the window the event that read fewer goes first */
+	{ "jiffies-order",
+	  { { 0, 2000, 0, START, 40, 101 }, { 1, 2004, 1, START, 40, 100 } },
+	  false, "10", 1, 0 },
+	/* Beyond the window the timestamps stand: the rule is counted broken, nothing lost */
+	{ "beyond-the-window-counts-broken",
+	  { { 0, 2000, 0, START, 40, 101 }, { 1, 2000 + 2 * W, 1, START, 40, 100 } },
+	  false, "01", 0, 1 },
+	/* No order keeps the rules (a start lost): every event still comes out, once */
+	{ "impossible-input-merged-whole",
+	  { { 0, 3000, 0, CANCEL }, { 0, 3000, 0, CANCEL }, { 1, 3000, 0, CANCEL },
+	    { 1, 3001, -1 } }, false, "0011", 0, 2 },
+	/*
+	 * Another CPU may start a timer between its detach and its callback,
+	 * but within the window the callback is taken first; apart by more
+	 * than the window, the restart stays in between
+	 */
+	{ "expire-entry-before-a-tied-restart",
+	  { { 0, 7000, 0, CANCEL }, { 0, 7003, 0, EXPIRE, 60 }, { 1, 7001, 0, START, 90 } },
+	  false, "001", 1, 0 },
+	{ "restart-between-detach-and-callback",
+	  { { 0, 7000, 0, CANCEL }, { 0, 7000 + 3 * W, 0, EXPIRE, 60 },
+	    { 1, 7000 + W + 1, 0, START, 90 } }, false, "010", 0, 0 },
+};
+
+#undef W
+#undef START
+#undef CANCEL
+#undef EXPIRE
+
+static const void *sw_ot_gen_params(const void *prev, char *desc)
 {
-	struct sw_ot *s = sw_ot_new(test);
+	const struct sw_ot_case *next = prev ? (const struct sw_ot_case *)prev + 1 : sw_ot_cases;
 
-	sw_ot_add(s, 0, 1000, 0, SW_ORDER_START, 10);
-	sw_ot_add(s, 1, 50000, -1, SW_ORDER_CPU, 0);
-	sw_ot_add(s, 0, 90000, 0, SW_ORDER_CANCEL, 0);
-	sw_ot_add(s, 1, 120000, 1, SW_ORDER_START, 20);
-	sw_ot_merge(test, s, SW_ORDER_WINDOW_NS);
-
-	KUNIT_EXPECT_EQ(test, sw_ot_at(s, 0, 0), 0U);
-	KUNIT_EXPECT_EQ(test, sw_ot_at(s, 1, 0), 1U);
-	KUNIT_EXPECT_EQ(test, sw_ot_at(s, 0, 1), 2U);
-	KUNIT_EXPECT_EQ(test, sw_ot_at(s, 1, 1), 3U);
-	KUNIT_EXPECT_EQ(test, s->o.ties, 0UL);
-	KUNIT_EXPECT_EQ(test, s->o.moved, 0UL);
-	KUNIT_EXPECT_EQ(test, s->o.broken, 0UL);
+	if (next >= sw_ot_cases + ARRAY_SIZE(sw_ot_cases))
+		return NULL;
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", next->name);
+	return next;
 }
 
-/* Tied events of other timers, and of no timer, keep the timestamps' order, CPU 0 first */
-static void sw_ot_tie_without_rule_keeps_timestamps(struct kunit *test)
+static void sw_ot_case(struct kunit *test)
 {
+	const struct sw_ot_case *tc = test->param_value;
 	struct sw_ot *s = sw_ot_new(test);
+	const struct sw_ot_ev *e;
 
-	sw_ot_add(s, 0, 1000, 0, SW_ORDER_START, 10);
-	sw_ot_add(s, 0, 1003, -1, SW_ORDER_CPU, 0);
-	sw_ot_add(s, 1, 1000, 1, SW_ORDER_START, 20);
-	sw_ot_add(s, 1, 1001, -1, SW_ORDER_CPU, 0);
+	for (e = tc->ev; e < tc->ev + ARRAY_SIZE(tc->ev) && e->ts; e++) {
+		struct sw_order_ev *oe = sw_ot_add(s, e->cpu, e->ts, e->timer, e->type, e->tick);
+
+		if (e->now)
+			sw_ot_with_now(oe, e->now);
+	}
+	if (tc->idle)
+		s->timer[0].state = SW_OT_IDLE;
 	sw_ot_merge(test, s, SW_ORDER_WINDOW_NS);
 
-	KUNIT_EXPECT_EQ(test, sw_ot_at(s, 0, 0), 0U);
-	KUNIT_EXPECT_EQ(test, sw_ot_at(s, 1, 0), 1U);
-	KUNIT_EXPECT_EQ(test, sw_ot_at(s, 1, 1), 2U);
-	KUNIT_EXPECT_EQ(test, sw_ot_at(s, 0, 1), 3U);
-	KUNIT_EXPECT_GT(test, s->o.ties, 0UL);
-	KUNIT_EXPECT_EQ(test, s->o.moved, 0UL);
-	KUNIT_EXPECT_EQ(test, s->o.broken, 0UL);
+	sw_ot_expect(test, s, tc->want, tc->moved, tc->broken);
 }
 
 /*
@@ -166,110 +246,13 @@ static void sw_ot_expiry_shows_the_last_start(struct kunit *test)
 	/* Starts and cancels alternate: CPU 1's pair right after one of CPU 0's starts */
 	KUNIT_EXPECT_EQ(test, sw_ot_at(s, 1, 1), sw_ot_at(s, 1, 0) + 1);
 	KUNIT_EXPECT_EQ(test, s->out_cpu[sw_ot_at(s, 1, 0) - 1], 0U);
-	KUNIT_EXPECT_EQ(test, s->o.broken, 0UL);
-	KUNIT_EXPECT_GT(test, s->o.moved, 0UL);
-}
-
-/* A cancel of another CPU, a few us early by its clock, after the start it undoes */
-static void sw_ot_cancel_follows_its_start(struct kunit *test)
-{
-	struct sw_ot *s = sw_ot_new(test);
-
-	sw_ot_add(s, 0, 10000, 0, SW_ORDER_START, 10);
-	sw_ot_add(s, 1, 9000, 0, SW_ORDER_CANCEL, 0);
-	sw_ot_add(s, 1, 9500, 0, SW_ORDER_START, 30);
-	/* Not pending before: the cancel can only undo CPU 0's start */
-	s->timer[0].state = SW_OT_IDLE;
-	sw_ot_merge(test, s, SW_ORDER_WINDOW_NS);
-
-	KUNIT_EXPECT_EQ(test, sw_ot_at(s, 0, 0), 0U);
-	KUNIT_EXPECT_EQ(test, sw_ot_at(s, 1, 0), 1U);
-	KUNIT_EXPECT_EQ(test, sw_ot_at(s, 1, 1), 2U);
-	KUNIT_EXPECT_EQ(test, s->o.moved, 1UL);
-	KUNIT_EXPECT_EQ(test, s->o.broken, 0UL);
-}
-
-/* Jiffies never go back: within the window the event that read fewer goes first */
-static void sw_ot_jiffies_order(struct kunit *test)
-{
-	struct sw_ot *s = sw_ot_new(test);
-
-	sw_ot_with_now(sw_ot_add(s, 0, 2000, 0, SW_ORDER_START, 40), 101);
-	sw_ot_with_now(sw_ot_add(s, 1, 2004, 1, SW_ORDER_START, 40), 100);
-	sw_ot_merge(test, s, SW_ORDER_WINDOW_NS);
-
-	KUNIT_EXPECT_EQ(test, sw_ot_at(s, 1, 0), 0U);
-	KUNIT_EXPECT_EQ(test, s->o.moved, 1UL);
-	KUNIT_EXPECT_EQ(test, s->o.broken, 0UL);
-}
-
-/* Beyond the window the timestamps stand: the rule is counted broken, nothing lost */
-static void sw_ot_beyond_the_window_counts_broken(struct kunit *test)
-{
-	struct sw_ot *s = sw_ot_new(test);
-
-	sw_ot_with_now(sw_ot_add(s, 0, 2000, 0, SW_ORDER_START, 40), 101);
-	sw_ot_with_now(sw_ot_add(s, 1, 2000 + 2 * SW_ORDER_WINDOW_NS, 1, SW_ORDER_START, 40),
-		       100);
-	sw_ot_merge(test, s, SW_ORDER_WINDOW_NS);
-
-	KUNIT_EXPECT_EQ(test, sw_ot_at(s, 0, 0), 0U);
-	KUNIT_EXPECT_EQ(test, s->o.moved, 0UL);
-	KUNIT_EXPECT_EQ(test, s->o.broken, 1UL);
-}
-
-/* No order keeps the rules (a start lost): every event still comes out, once */
-static void sw_ot_impossible_input_merged_whole(struct kunit *test)
-{
-	struct sw_ot *s = sw_ot_new(test);
-
-	sw_ot_add(s, 0, 3000, 0, SW_ORDER_CANCEL, 0);
-	sw_ot_add(s, 0, 3000, 0, SW_ORDER_CANCEL, 0);
-	sw_ot_add(s, 1, 3000, 0, SW_ORDER_CANCEL, 0);
-	sw_ot_add(s, 1, 3001, -1, SW_ORDER_CPU, 0);
-	sw_ot_merge(test, s, SW_ORDER_WINDOW_NS);
-
-	KUNIT_EXPECT_EQ(test, s->nr_out, 4U);
-	KUNIT_EXPECT_EQ(test, s->o.broken, 2UL);
-}
-
-/*
- * Another CPU may start a timer between its detach and its callback, but
- * within the window the callback is taken first
- */
-static void sw_ot_expire_entry_before_a_tied_restart(struct kunit *test)
-{
-	struct sw_ot *s = sw_ot_new(test);
-
-	sw_ot_add(s, 0, 7000, 0, SW_ORDER_CANCEL, 0);
-	sw_ot_add(s, 0, 7003, 0, SW_ORDER_EXPIRE, 60);
-	sw_ot_add(s, 1, 7001, 0, SW_ORDER_START, 90);
-	sw_ot_merge(test, s, SW_ORDER_WINDOW_NS);
-
-	KUNIT_EXPECT_EQ(test, sw_ot_at(s, 0, 1), 1U);
-	KUNIT_EXPECT_EQ(test, sw_ot_at(s, 1, 0), 2U);
-	KUNIT_EXPECT_EQ(test, s->o.broken, 0UL);
-
-	/* Apart by more than the window, the restart stays in between */
-	s = sw_ot_new(test);
-	sw_ot_add(s, 0, 7000, 0, SW_ORDER_CANCEL, 0);
-	sw_ot_add(s, 0, 7000 + 3 * SW_ORDER_WINDOW_NS, 0, SW_ORDER_EXPIRE, 60);
-	sw_ot_add(s, 1, 7000 + SW_ORDER_WINDOW_NS + 1, 0, SW_ORDER_START, 90);
-	sw_ot_merge(test, s, SW_ORDER_WINDOW_NS);
-
-	KUNIT_EXPECT_EQ(test, sw_ot_at(s, 1, 0), 1U);
-	KUNIT_EXPECT_EQ(test, s->o.broken, 0UL);
+	/* The nearest such order to the timestamps: after CPU 0's first start */
+	sw_ot_expect(test, s, "00110000", 2, 0);
 }
 
 static struct kunit_case sw_order_cases[] = {
-	KUNIT_CASE(sw_ot_untied_by_timestamp),
-	KUNIT_CASE(sw_ot_tie_without_rule_keeps_timestamps),
+	KUNIT_CASE_PARAM(sw_ot_case, sw_ot_gen_params),
 	KUNIT_CASE(sw_ot_expiry_shows_the_last_start),
-	KUNIT_CASE(sw_ot_cancel_follows_its_start),
-	KUNIT_CASE(sw_ot_jiffies_order),
-	KUNIT_CASE(sw_ot_beyond_the_window_counts_broken),
-	KUNIT_CASE(sw_ot_impossible_input_merged_whole),
-	KUNIT_CASE(sw_ot_expire_entry_before_a_tied_restart),
 	{}
 };
 

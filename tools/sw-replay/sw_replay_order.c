@@ -20,17 +20,6 @@
 #include "sw_order.h"
 #include "sw_replay_order.h"
 
-static void *sw_order_alloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-
-	if (!p) {
-		fprintf(stderr, "sw-replay: out of memory\n");
-		exit(2);
-	}
-	return p;
-}
-
 /* The merge's view of a trace event */
 static void sw_order_view(const struct sw_replay_ev *re, struct sw_order_timer *timer,
 			  struct sw_order_ev *oe)
@@ -90,15 +79,13 @@ static void sw_order_permute(struct sw_replay_trace *t, size_t *timer_of, size_t
 void sw_replay_order(struct sw_replay_trace *t, size_t *timer_of, size_t nr_timers,
 		     struct sw_replay_order *ro)
 {
-	struct sw_order_timer *timers = sw_order_alloc(nr_timers, sizeof(*timers));
-	struct sw_order_ev *oev = sw_order_alloc(t->nr, sizeof(*oev));
-	size_t *from = sw_order_alloc(t->nr, sizeof(*from));
-	size_t *perm = sw_order_alloc(t->nr, sizeof(*perm));
-	unsigned int nr_cpus = 0, c;
+	unsigned int nr_cpus = 1, c;
+	struct sw_order_timer *timers;
 	struct sw_order_cpu *cpu;
+	struct sw_order_ev *oev;
+	size_t i, n, *at, *from, *perm;
 	struct timespec a, b;
 	struct sw_order o;
-	size_t i, n, *at;
 	int next;
 
 	clock_gettime(CLOCK_MONOTONIC, &a);
@@ -106,8 +93,16 @@ void sw_replay_order(struct sw_replay_trace *t, size_t *timer_of, size_t nr_time
 		if (t->evs[i].cpu + 1U > nr_cpus)
 			nr_cpus = t->evs[i].cpu + 1U;
 	}
-	cpu = sw_order_alloc(nr_cpus, sizeof(*cpu));
-	at = sw_order_alloc(nr_cpus, sizeof(*at));
+	timers = calloc(nr_timers + 1, sizeof(*timers));
+	oev = calloc(t->nr + 1, sizeof(*oev));
+	from = calloc(t->nr + 1, sizeof(*from));
+	perm = calloc(t->nr + 1, sizeof(*perm));
+	cpu = calloc(nr_cpus, sizeof(*cpu));
+	at = calloc(nr_cpus, sizeof(*at));
+	if (!timers || !oev || !from || !perm || !cpu || !at) {
+		fprintf(stderr, "sw-replay: out of memory\n");
+		exit(2);
+	}
 	/* Each CPU's events together, in their order: CPU c's from at[c] on */
 	for (i = 0; i < t->nr; i++)
 		cpu[t->evs[i].cpu].nr++;
