@@ -680,6 +680,10 @@ int main(int argc, char **argv)
 		       (unsigned long long)rp.order.window, rp.order.ties, rp.order.moved,
 		       rp.order.broken);
 	}
+	if (time_rounds && tick_cost) {
+		sw_replay_tick_cost(&rp.t, timer_of, rp.timers.nr, rp.hz, time_rounds);
+		return 0;
+	}
 	if (time_rounds) {
 		struct sw_replay_order again = rp.order;
 		double best = rp.order.ns;
@@ -690,10 +694,7 @@ int main(int argc, char **argv)
 			best = again.ns < best ? again.ns : best;
 		}
 		printf("time order events %zu ns_per_event %.1f\n", rp.t.nr, best / rp.t.nr);
-		if (tick_cost)
-			sw_replay_tick_cost(&rp.t, timer_of, rp.timers.nr, rp.hz, time_rounds);
-		else
-			sw_replay_time(&rp.t, timer_of, rp.timers.nr, rp.hz, time_rounds);
+		sw_replay_time(&rp.t, timer_of, rp.timers.nr, rp.hz, time_rounds);
 		return 0;
 	}
 	sw_replay_run(&rp);
