@@ -38,11 +38,12 @@
  * long the callback waited.
  *
  * Each decision between heads of several CPUs within the window looks
- * ahead: the candidates are tried in the timestamps' order, and the first
- * from which the merge can go on (a search, depth first, of at most
- * SW_ORDER_DEPTH events and SW_ORDER_STEPS steps, until the window holds
- * one CPU's events alone) without a dead end (no candidate allowed, or a
- * candidate's jiffies already past) is taken. A rule may need the events
+ * ahead: the candidates are tried in the timestamps' order (a start of a
+ * timer awaiting its callback last), and the first from which the merge
+ * can go on for SW_ORDER_DEPTH events (a search, depth first, of at most
+ * SW_ORDER_STEPS steps; running out of steps counts as going on) without
+ * a dead end (no candidate allowed, or a candidate's jiffies already
+ * past) is taken. A rule may need the events
  * a little ahead: in the tie of a timer started on CPU 0 for E, twice,
  * on CPU 1 for E + 50, then detached on CPU 0 for its expiry at E + 1,
  * CPU 1's start must come before CPU 0's second one, or nothing can
