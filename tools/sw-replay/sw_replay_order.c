@@ -79,9 +79,9 @@ static void sw_order_permute(struct sw_replay_trace *t, size_t *timer_of, size_t
 void sw_replay_order(struct sw_replay_trace *t, size_t *timer_of, size_t nr_timers,
 		     struct sw_replay_order *ro)
 {
-	unsigned int nr_cpus = 1, c;
+	unsigned int nr_cpus = 1, nr_streams = 0, c;
+	struct sw_order_cpu *cpu, *streams;
 	struct sw_order_timer *timers;
-	struct sw_order_cpu *cpu;
 	struct sw_order_ev *oev;
 	size_t i, n, *at, *from, *perm;
 	struct timespec a, b;
@@ -98,17 +98,24 @@ void sw_replay_order(struct sw_replay_trace *t, size_t *timer_of, size_t nr_time
 	from = calloc(t->nr + 1, sizeof(*from));
 	perm = calloc(t->nr + 1, sizeof(*perm));
 	cpu = calloc(nr_cpus, sizeof(*cpu));
+	streams = calloc(nr_cpus, sizeof(*streams));
 	at = calloc(nr_cpus, sizeof(*at));
-	if (!timers || !oev || !from || !perm || !cpu || !at) {
+	if (!timers || !oev || !from || !perm || !cpu || !streams || !at) {
 		fprintf(stderr, "sw-replay: out of memory\n");
 		exit(2);
 	}
-	/* Each CPU's events together, in their order: CPU c's from at[c] on */
+	/*
+	 * Each CPU's events together, in their order: CPU c's from at[c] on;
+	 * a stream for each CPU that has any, in the CPUs' order
+	 */
 	for (i = 0; i < t->nr; i++)
 		cpu[t->evs[i].cpu].nr++;
 	for (c = 0, n = 0; c < nr_cpus; c++) {
 		at[c] = n;
-		cpu[c].ev = &oev[n];
+		if (cpu[c].nr) {
+			streams[nr_streams].ev = &oev[n];
+			streams[nr_streams++].nr = cpu[c].nr;
+		}
 		n += cpu[c].nr;
 		cpu[c].nr = 0;
 	}
@@ -122,9 +129,9 @@ void sw_replay_order(struct sw_replay_trace *t, size_t *timer_of, size_t nr_time
 	for (c = 0; c < nr_cpus; c++)
 		sw_order_mark(&oev[at[c]], cpu[c].nr);
 
-	sw_order_init(&o, cpu, nr_cpus, ro->window);
+	sw_order_init(&o, streams, nr_streams, ro->window);
 	for (i = 0; (next = sw_order_next(&o)) >= 0; i++)
-		perm[i] = from[at[next] + cpu[next].pos - 1];
+		perm[i] = from[streams[next].ev - oev + streams[next].pos - 1];
 	sw_order_permute(t, timer_of, perm);
 	ro->ties = o.ties;
 	ro->moved = o.moved;
@@ -134,6 +141,7 @@ void sw_replay_order(struct sw_replay_trace *t, size_t *timer_of, size_t nr_time
 	free(from);
 	free(perm);
 	free(cpu);
+	free(streams);
 	free(at);
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	ro->ns = (b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec);
