@@ -18,7 +18,10 @@
 # checks that its sw-replay --json parses and carries every figure of
 # core/mirror/sw_mirror_figures_list.h, and that docs/ABI documents every
 # key mirror/stats prints; it ends with "replay: P passed, F failed"; no
-# trace at all is a failure.
+# trace at all is a failure. Each trace is also replayed (sw-replay
+# --check) as tie-trace.py rewrites it, at each grid of SW_TIE_GRIDS (ns):
+# its timestamps tied across CPUs and some nudged by a few us, which the
+# replay must still put in an order the kernel can produce.
 # --fuzz (default 500 runs) truncates the trace at random lengths and flips
 # random bytes of it, and runs each copy through sw-replay built with
 # AddressSanitizer and UBSan: every run must end with the report or a
@@ -35,7 +38,7 @@ set -u
 SW_REPLAY_DIR=$SW_ROOT/tools/sw-replay
 
 sw_need_packages build-essential pkg-config libtracecmd-dev libtraceevent-dev \
-	libtracefs-dev libjson-c-dev xz-utils zstd gzip
+	libtracefs-dev libjson-c-dev xz-utils zstd gzip trace-cmd python3
 
 work=$(mktemp -d) || exit 1
 trap 'rm -rf "$work"' EXIT
@@ -128,9 +131,47 @@ sys.exit(1 if missing or not n else 0)' "$work/json" >"$work/json.out" 2>&1
 	sw_replay_result $rc "$2" "sw-replay --json parses and carries every figure of the list ($(tail -n 1 "$work/json.out"))"
 }
 
+# sw-replay --check of the trace $1, its lines shown with $2 for its name;
+# its totals added to $passed and $failed
+sw_replay_check_one()
+{
+	local line p fl
+
+	"$SW_REPLAY_DIR/sw-replay" --check "$1" | sed "s|^replay: $1:|replay: $2:|" | tee "$work/out"
+	line=$(grep -E "^replay: .*: [0-9]+ passed, [0-9]+ failed$" "$work/out" | tail -n 1)
+	if [ -z "$line" ]; then
+		sw_log "replay: $2: no result"
+		failed=$((failed + 1))
+		return 1
+	fi
+	read -r p fl < <(echo "$line" | awk '{print $(NF-3), $(NF-1)}')
+	passed=$((passed + p))
+	failed=$((failed + fl))
+}
+
+# The grids (ns) the trace's timestamps are tied to, the coarser one a
+# quarter of a jiffy at HZ=250
+SW_TIE_GRIDS=${SW_TIE_GRIDS:-100000 1000000}
+
+# The trace $1 (named $2) with its timestamps tied across CPUs at each grid
+sw_replay_check_ties()
+{
+	local grid
+
+	for grid in $SW_TIE_GRIDS; do
+		if ! python3 "$SW_REPLAY_DIR/tie-trace.py" --grid "$grid" "$1" "$work/tied.dat" \
+		     >"$work/tie.out" 2>&1; then
+			cat "$work/tie.out" >&2
+			sw_replay_result 1 "$2 tied at $grid ns" "tie-trace.py wrote no copy"
+			continue
+		fi
+		sw_replay_check_one "$work/tied.dat" "$2 tied at $grid ns"
+	done
+}
+
 sw_replay_check()
 {
-	local passed=0 failed=0 f plain line p fl
+	local passed=0 failed=0 f plain
 	local traces=("$@")
 
 	[ ${#traces[@]} -gt 0 ] || mapfile -t traces < <(sw_replay_traces)
@@ -144,17 +185,9 @@ sw_replay_check()
 			failed=$((failed + 1))
 			continue
 		fi
-		"$SW_REPLAY_DIR/sw-replay" --check "$plain" | tee "$work/out"
-		line=$(grep -E "^replay: .*: [0-9]+ passed, [0-9]+ failed$" "$work/out" | tail -n 1)
-		if [ -z "$line" ]; then
-			sw_log "replay: $f: no result"
-			failed=$((failed + 1))
-			continue
-		fi
-		read -r p fl < <(echo "$line" | awk '{print $(NF-3), $(NF-1)}')
-		passed=$((passed + p))
-		failed=$((failed + fl))
+		sw_replay_check_one "$plain" "$f" || continue
 		sw_replay_check_json "$plain" "$f"
+		sw_replay_check_ties "$plain" "$f"
 	done
 	sw_replay_check_abi
 	echo "replay: $passed passed, $failed failed"

@@ -7,16 +7,19 @@
  * tick, and the same report as the module's mirror/ files
  * (core/mirror/sw_mirror_report.c). docs/replay.rst tells how to use it.
  *
- *   sw-replay [--hz HZ] [--raw | --only stats|lateness|diff|top | --json] TRACE.dat
- *   sw-replay [--hz HZ] [--exact-next] --check TRACE.dat
- *   sw-replay [--hz HZ] --time [ROUNDS] TRACE.dat
- *   sw-replay [--hz HZ] --tick-cost [ROUNDS] TRACE.dat
+ *   sw-replay [--hz HZ] [--window NS] [--raw | --only stats|lateness|diff|top | --json] TRACE.dat
+ *   sw-replay [--hz HZ] [--window NS] [--exact-next] --check TRACE.dat
+ *   sw-replay [--hz HZ] [--window NS] --time [ROUNDS] TRACE.dat
+ *   sw-replay [--hz HZ] [--window NS] --tick-cost [ROUNDS] TRACE.dat
  *
  * By default it prints the summary, every wheel side by side (as
  * mirror/summary); --raw the sections of the key-value report (as the
  * mirror/ files stats, lateness, diff, top), --only one of them; --json
  * the same report as one JSON document (sw_replay_json.c).
  * HZ is inferred from the trace (jiffies against timestamps) unless given.
+ * The CPUs' events are put in an order the kernel can have produced
+ * (sw_replay_order.c): events of other CPUs up to NS apart (default
+ * SW_ORDER_WINDOW_NS) may be taken out of timestamp order for it.
  * timer_cancel carries no jiffies: a cancel takes those of the next event
  * in the trace that carries them (any CPU), or of the last one before it
  * at the end of the trace; so do a CPU's own events (its timer softirq,
@@ -44,8 +47,10 @@
 #include "sw_mirror.h"
 #include "sw_mirror_report.h"
 #include "sw_mirror_top.h"
+#include "sw_order.h"
 #include "sw_replay_evidence.h"
 #include "sw_replay_json.h"
+#include "sw_replay_order.h"
 #include "sw_replay_time.h"
 #include "sw_replay_trace.h"
 
@@ -137,9 +142,7 @@ static int sw_u64_cmp(const void *a, const void *b)
 
 static void sw_timers_build(struct sw_timers *tm, const struct sw_replay_trace *t)
 {
-	size_t i, n = 0;
-
-	size_t m = 0;
+	size_t i, m = 0, n = 0;
 
 	tm->addr = xcalloc(t->nr, sizeof(*tm->addr));
 	for (i = 0; i < t->nr; i++) {
@@ -184,6 +187,7 @@ struct sw_contract {
 /* The replay's state */
 struct sw_replay {
 	struct sw_replay_trace	t;
+	struct sw_replay_order	order;
 	struct sw_timers	timers;
 	struct sw_mirror	*m;
 	unsigned int		nr_wheels;
@@ -333,7 +337,6 @@ static void sw_replay_setup(struct sw_replay *rp)
 			nr_cpus = rp->t.evs[i].cpu + 1U;
 		rp->v612 |= rp->t.evs[i].have & SW_RE_BUCKET;
 	}
-	sw_timers_build(&rp->timers, &rp->t);
 	rp->m = xcalloc(1, sizeof(*rp->m));
 	rp->slots = xcalloc(nr_cpus, sizeof(*rp->slots));
 	rp->recs = xcalloc(rp->timers.nr, sizeof(*rp->recs));
@@ -591,6 +594,10 @@ static void sw_replay_json(struct sw_replay *rp, const struct sw_mirror_report *
 	json_object_object_add(t, "missed", json_object_new_int64(rp->t.missed));
 	json_object_object_add(t, "hz", json_object_new_uint64(rp->hz));
 	json_object_object_add(t, "hz_from", json_object_new_string(why));
+	json_object_object_add(t, "order_window_ns", json_object_new_uint64(rp->order.window));
+	json_object_object_add(t, "order_ties", json_object_new_uint64(rp->order.ties));
+	json_object_object_add(t, "order_moved", json_object_new_uint64(rp->order.moved));
+	json_object_object_add(t, "order_broken", json_object_new_uint64(rp->order.broken));
 	json_object_object_add(o, "trace", t);
 	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
 					    JSON_C_TO_STRING_NOSLASHESCAPE));
@@ -700,6 +707,10 @@ static void sw_replay_check(struct sw_replay *rp, const struct sw_mirror_report 
 		expired += n[SW_DIFF_EXPIRY][r];
 	}
 	sw_check(c, !rp->t.missed, "no event lost in recording (%lld)", rp->t.missed);
+	sw_check(c, !rp->order.broken,
+		 "every timer's events in an order the kernel can produce: %lu ties within %llu ns, %lu decided against the timestamps, %lu against the rules",
+		 rp->order.ties, (unsigned long long)rp->order.window, rp->order.moved,
+		 rp->order.broken);
 	sw_check(c, placed && expired, "placements compared %lu, expiries compared %lu",
 		 placed, expired);
 	sw_check(c, rep->fig.consistent, "the mirror's books balance");
@@ -742,14 +753,14 @@ static void sw_replay_check(struct sw_replay *rp, const struct sw_mirror_report 
 static void usage(void)
 {
 	fprintf(stderr,
-		"%s: %s [--hz HZ] [--exact-next] [--raw | --only %s | --json | --check | --time [ROUNDS] | --tick-cost [ROUNDS]] TRACE.dat\n",
+		"%s: %s [--hz HZ] [--window NS] [--exact-next] [--raw | --only %s | --json | --check | --time [ROUNDS] | --tick-cost [ROUNDS]] TRACE.dat\n",
 		"usage", prog, "stats|lateness|diff|top");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	struct sw_replay rp = {};
+	struct sw_replay rp = { .order.window = SW_ORDER_WINDOW_NS };
 	struct sw_mirror_head head = { .caught_up = 1 };
 	struct sw_mirror_report *rep;
 	unsigned int show = SW_SHOW_SUMMARY, i;
@@ -757,6 +768,7 @@ int main(int argc, char **argv)
 	unsigned int time_rounds = 0;
 	bool check = false, tick_cost = false;
 	char err[512], why[128];
+	size_t *timer_of, j;
 	int a;
 
 	for (a = 1; a < argc; a++) {
@@ -769,6 +781,13 @@ int main(int argc, char **argv)
 			rp.hz_given = true;
 		} else if (!strcmp(argv[a], "--exact-next")) {
 			rp.exact_next = true;
+		} else if (!strcmp(argv[a], "--window") && a + 1 < argc) {
+			char *end;
+
+			errno = 0;
+			rp.order.window = strtoull(argv[++a], &end, 10);
+			if (*end || errno || argv[a][0] == '-' || !argv[a][0])
+				die("--window %s: not a number of ns", argv[a]);
 		} else if (!strcmp(argv[a], "--raw")) {
 			show = SW_SHOW_RAW;
 		} else if (!strcmp(argv[a], "--json")) {
@@ -814,6 +833,13 @@ int main(int argc, char **argv)
 	} else {
 		snprintf(why, sizeof(why), "given");
 	}
+	sw_timers_build(&rp.timers, &rp.t);
+	timer_of = xcalloc(rp.t.nr, sizeof(*timer_of));
+	for (j = 0; j < rp.t.nr; j++) {
+		if (rp.t.evs[j].type <= SW_RE_EXPIRE)
+			timer_of[j] = sw_timers_index(&rp.timers, rp.t.evs[j].timer);
+	}
+	sw_replay_order(&rp.t, timer_of, rp.timers.nr, &rp.order);
 	sw_derive_now(&rp);
 	sw_replay_setup(&rp);
 	if (show != SW_SHOW_JSON) {
@@ -822,20 +848,30 @@ int main(int argc, char **argv)
 		printf(" other_events %llu missed %lld\n", (unsigned long long)rp.t.other,
 		       rp.t.missed);
 		printf("replay hz %u (%s)\n", rp.hz, why);
+		printf("replay order window_ns %llu ties %lu moved %lu broken %lu\n",
+		       (unsigned long long)rp.order.window, rp.order.ties, rp.order.moved,
+		       rp.order.broken);
 		sw_replay_notes(&rp);
 	}
 	if (time_rounds) {
-		size_t *timer_of = xcalloc(rp.t.nr, sizeof(*timer_of));
-		size_t j, n = 0;
+		struct sw_replay_order again = rp.order;
+		double best = rp.order.ns;
+		size_t n = 0;
 
+		/* The events in order already: each round merges the same streams again */
+		for (j = 1; j < time_rounds; j++) {
+			sw_replay_order(&rp.t, timer_of, rp.timers.nr, &again);
+			best = again.ns < best ? again.ns : best;
+		}
+		printf("time order events %zu ns_per_event %.1f\n", rp.t.nr, best / rp.t.nr);
 		/* The structures are timed on the timer events alone */
 		for (j = 0; j < rp.t.nr; j++) {
-			if (rp.t.evs[j].type <= SW_RE_EXPIRE)
+			if (rp.t.evs[j].type <= SW_RE_EXPIRE) {
+				timer_of[n] = timer_of[j];
 				rp.t.evs[n++] = rp.t.evs[j];
+			}
 		}
 		rp.t.nr = n;
-		for (j = 0; j < rp.t.nr; j++)
-			timer_of[j] = sw_timers_index(&rp.timers, rp.t.evs[j].timer);
 		if (tick_cost)
 			sw_replay_tick_cost(&rp.t, timer_of, rp.timers.nr, rp.hz, time_rounds);
 		else
