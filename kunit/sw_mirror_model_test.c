@@ -184,6 +184,7 @@ static void mm_wheel(struct mm *mm, unsigned int w, struct sw_test_param *param)
 	static const unsigned int vhz[] = { 100, 250, 1000 };
 	unsigned int i = w / SW_WHEEL_NR_KINDS, j;
 
+	memset(param, 0, sizeof(*param));
 	param->kind = w % SW_WHEEL_NR_KINDS;
 	param->hz = mm->hz;
 	for (j = 0; i && j < ARRAY_SIZE(vhz); j++) {
@@ -240,7 +241,7 @@ static void mm_check_placed(struct mm *mm, struct mm_timer *t, unsigned int w, b
 	KUNIT_ASSERT_EQ_MSG(mm->test, o->how, how, "wheel %u, event %lu", w, mm->nr_events);
 	KUNIT_ASSERT_EQ(mm->test, o->overdue, how == SW_TIMER_OVERDUE ? o->clk - o->expires : 0);
 	KUNIT_ASSERT_EQ(mm->test, (unsigned long)o->gran,
-			param.kind == SW_WHEEL_CLASSIC ? 1 : sw_test_gran(exp.level));
+			param.kind == SW_WHEEL_CLASSIC ? 1 : sw_test_gran(&param, exp.level));
 	/* The bucket of that level that comes due at that tick */
 	if (param.kind != SW_WHEEL_CLASSIC) {
 		nb = param.kind == SW_WHEEL_SEED ? 32 : 64;

@@ -184,7 +184,7 @@ static void sw_mirror_rejects_unknown_hz(struct kunit *test)
 	struct sw_mirror *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, m);
-	KUNIT_EXPECT_EQ(test, sw_mirror_init(m, 1024, 0, slots, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sw_mirror_init(m, SW_MAX_HZ + 1, 0, slots, 1), -EINVAL);
 	KUNIT_EXPECT_EQ(test, sw_mirror_init(m, 0, 0, slots, 1), -EINVAL);
 }
 
@@ -536,7 +536,8 @@ static void sw_mirror_wheels_run_as_jiffies_pass(struct kunit *test)
 	for (w = 0; w < t->m.nr_wheels; w++) {
 		struct sw_mirror_wheel *wh = &t->m.wheels[w];
 		const struct sw_mirror_lateness *lat = &wh->lat[t->recs[SW_MT_RECS - 1].lvl[w]];
-		long gran = wh->base.geo.exact ? 0 : sw_lvl_gran(t->recs[SW_MT_RECS - 1].lvl[w]);
+		long gran = wh->base.geo.exact ? 0 :
+			    sw_lvl_gran(&wh->base.geo, t->recs[SW_MT_RECS - 1].lvl[w]);
 
 		KUNIT_EXPECT_EQ(test, lat->count, 1UL);
 		/* Never early; late by up to the level's granularity (classic: on time) */

@@ -289,8 +289,8 @@ static void sw_next_lookup_is_a_read(struct kunit *test)
 }
 
 SW_TEST_SUITE(sw_next_suite, "shadow_wheel_next_cache",
-	      KUNIT_CASE_PARAM(sw_next_cache_matches_scan, sw_test_gen_all_params),
-	      KUNIT_CASE_PARAM(sw_next_lookup_is_a_read, sw_test_gen_all_params));
+	      KUNIT_CASE_PARAM(sw_next_cache_matches_scan, sw_test_gen_grid_sample_params),
+	      KUNIT_CASE_PARAM(sw_next_lookup_is_a_read, sw_test_gen_grid_sample_params));
 
 /*
  * Suite shadow_wheel_bounds: the next expiry each base keeps, and the
@@ -575,8 +575,9 @@ static void sw_bounds_one_timer_moved(struct kunit *test)
 }
 
 SW_TEST_SUITE(sw_bounds_suite, "shadow_wheel_bounds",
-	      KUNIT_CASE_PARAM(sw_bounds_one_timer_from_a_new_wheel, sw_test_gen_all_params),
-	      KUNIT_CASE_PARAM(sw_bounds_one_timer_after_idling, sw_test_gen_all_params),
-	      KUNIT_CASE_PARAM(sw_bounds_one_timer_moved, sw_test_gen_all_params));
+	      KUNIT_CASE_PARAM(sw_bounds_one_timer_from_a_new_wheel,
+			       sw_test_gen_grid_sample_params),
+	      KUNIT_CASE_PARAM(sw_bounds_one_timer_after_idling, sw_test_gen_grid_sample_params),
+	      KUNIT_CASE_PARAM(sw_bounds_one_timer_moved, sw_test_gen_grid_sample_params));
 
 kunit_test_suites(&sw_next_suite, &sw_bounds_suite);

@@ -7,45 +7,145 @@
 
 #include "sw_test_common.h"
 
-static const struct sw_test_param sw_test_params[] = {
+static const struct sw_test_param sw_test_named[] = {
 	{ SW_WHEEL_SEED, 100 },
 	{ SW_WHEEL_SEED, 250 },
 	{ SW_WHEEL_SEED, 1000 },
 	{ SW_WHEEL_MAINLINE, 100 },
 	{ SW_WHEEL_MAINLINE, 250 },
 	{ SW_WHEEL_MAINLINE, 1000 },
-	/* Only in sw_test_gen_all_params(): HZ changes nothing for classic */
+	/* Only with classic: HZ changes nothing for it */
 	{ SW_WHEEL_CLASSIC, 250 },
 };
 
-/* The non-cascading wheels: all but the last entry */
-#define SW_TEST_NR_NONCASCADING	(ARRAY_SIZE(sw_test_params) - 1)
+/*
+ * The grid: the named wheels at the other HZ, then every shape of bits 4
+ * to 6, shift 2 to 4 and depth 6 to 9, with either rule; the HZ goes
+ * round its five values with the shape (only the start clock,
+ * INITIAL_JIFFIES, depends on it). Filled in by sw_test_grid_fill().
+ */
+static const unsigned int sw_test_grid_hz[] = { 24, 100, 300, 1000, 1200 };
+
+#define SW_TEST_GRID_NAMED	6
+#define SW_TEST_GRID_SHAPES	(2 * 3 * 3 * 4)
+
+static struct sw_test_param sw_test_grid[SW_TEST_GRID_NAMED + SW_TEST_GRID_SHAPES];
+
+/* Fill in the grid, the same every time: before a generator's first parameter */
+static void sw_test_grid_fill(void)
+{
+	static const unsigned int named_hz[] = { 24, 300, 1200 };
+	struct sw_test_param *p = sw_test_grid;
+	unsigned int kind, bits, shift, depth, i, turn;
+
+	for (kind = SW_WHEEL_SEED; kind <= SW_WHEEL_MAINLINE; kind++) {
+		for (i = 0; i < ARRAY_SIZE(named_hz); i++)
+			*p++ = (struct sw_test_param){ .kind = kind, .hz = named_hz[i] };
+	}
+	for (kind = SW_WHEEL_SEED; kind <= SW_WHEEL_MAINLINE; kind++)
+		for (bits = 4; bits <= 6; bits++)
+			for (shift = 2; shift <= 4; shift++)
+				for (depth = 6; depth <= 9; depth++) {
+					turn = kind + bits + shift + depth;
+					*p++ = (struct sw_test_param){
+						.kind = kind,
+						.hz = sw_test_grid_hz[turn %
+								      ARRAY_SIZE(sw_test_grid_hz)],
+						.bits = bits,
+						.shift = shift,
+						.depth = depth,
+					};
+				}
+}
+
+/* The grid's sample: every SW_TEST_GRID_STEP-th entry */
+#define SW_TEST_GRID_STEP	11
+
+/**
+ * sw_test_spec - the spec of a grid shape, for sw_geometry_parse()
+ * @param:	a shape of the grid
+ * @buf:	gets it
+ * @size:	room at @buf
+ *
+ * Written here from the parameters, not by sw_geometry_format().
+ *
+ * Return: its length, as snprintf() returns it.
+ */
+int sw_test_spec(const struct sw_test_param *param, char *buf, size_t size)
+{
+	return snprintf(buf, size, "bits=%u,shift=%u,depth=%u,hz=%u,%s", param->bits,
+			param->shift, param->depth, param->hz,
+			param->kind == SW_WHEEL_SEED ? "cascade" : "clamp");
+}
 
 static void sw_test_param_desc(const struct sw_test_param *param, char *desc)
 {
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s-hz%u", sw_wheel_kind_name(param->kind),
-		 param->hz);
+	if (param->bits)
+		sw_test_spec(param, desc, KUNIT_PARAM_DESC_SIZE);
+	else
+		snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s-hz%u",
+			 sw_wheel_kind_name(param->kind), param->hz);
 }
 
-static const void *sw_test_gen(const void *prev, char *desc, size_t nr)
+/*
+ * The parameters of a generator, one after the other: the named wheels,
+ * classic last and only if @classic, then every @step-th shape of the
+ * grid (0: none). The @n-th of them, or NULL past the last:
+ */
+static const struct sw_test_param *sw_test_nth(size_t n, bool classic, unsigned int step)
 {
-	const struct sw_test_param *next = prev ? (const struct sw_test_param *)prev + 1 :
-					   sw_test_params;
+	size_t nr_named = ARRAY_SIZE(sw_test_named) - !classic;
 
-	if (next >= sw_test_params + nr)
-		return NULL;
-	sw_test_param_desc(next, desc);
+	if (n < nr_named)
+		return &sw_test_named[n];
+	n = (n - nr_named) * step;
+	return step && n < ARRAY_SIZE(sw_test_grid) ? &sw_test_grid[n] : NULL;
+}
+
+static const void *sw_test_gen(const void *prev, char *desc, bool classic, unsigned int step)
+{
+	size_t nr_named = ARRAY_SIZE(sw_test_named) - !classic, n = 0;
+	const struct sw_test_param *next;
+
+	if (!prev)
+		sw_test_grid_fill();
+	/* Where @prev is, by equality: pointers into two arrays do not compare */
+	if (prev) {
+		while (n < nr_named && prev != &sw_test_named[n])
+			n++;
+		if (n == nr_named)
+			n += ((const struct sw_test_param *)prev - sw_test_grid) / step;
+		n++;
+	}
+	next = sw_test_nth(n, classic, step);
+	if (next)
+		sw_test_param_desc(next, desc);
 	return next;
 }
 
 const void *sw_test_gen_params(const void *prev, char *desc)
 {
-	return sw_test_gen(prev, desc, SW_TEST_NR_NONCASCADING);
+	return sw_test_gen(prev, desc, false, 0);
 }
 
 const void *sw_test_gen_all_params(const void *prev, char *desc)
 {
-	return sw_test_gen(prev, desc, ARRAY_SIZE(sw_test_params));
+	return sw_test_gen(prev, desc, true, 0);
+}
+
+const void *sw_test_gen_grid_params(const void *prev, char *desc)
+{
+	return sw_test_gen(prev, desc, false, 1);
+}
+
+const void *sw_test_gen_grid_all_params(const void *prev, char *desc)
+{
+	return sw_test_gen(prev, desc, true, 1);
+}
+
+const void *sw_test_gen_grid_sample_params(const void *prev, char *desc)
+{
+	return sw_test_gen(prev, desc, true, SW_TEST_GRID_STEP);
 }
 
 unsigned long sw_test_clock(const struct sw_test_param *param, unsigned int i)
@@ -68,10 +168,17 @@ unsigned long sw_test_clock(const struct sw_test_param *param, unsigned int i)
 struct sw_base *sw_test_new_base_of(struct kunit *test, const struct sw_test_param *param,
 				    unsigned long clk)
 {
+	char spec[SW_SPEC_MAX], err[SW_SPEC_ERR_MAX] = "";
 	struct sw_geometry geo;
 	struct sw_base *base;
 
-	KUNIT_ASSERT_EQ(test, sw_geometry_init(&geo, param->kind, param->hz), 0);
+	if (param->bits) {
+		sw_test_spec(param, spec, sizeof(spec));
+		KUNIT_ASSERT_EQ_MSG(test, sw_geometry_parse(&geo, spec, 250, err, sizeof(err)), 0,
+				    "%s: %s", spec, err);
+	} else {
+		KUNIT_ASSERT_EQ(test, sw_geometry_init(&geo, param->kind, param->hz), 0);
+	}
 	base = kunit_kzalloc(test, sizeof(*base), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, base);
 	sw_base_init(base, &geo, clk);
@@ -184,8 +291,22 @@ static const unsigned long sw_test_classic_start[] = {
 	0, 256, 16384, 1048576, 67108864, 4294967296UL,
 };
 
+unsigned int sw_test_bits(const struct sw_test_param *param)
+{
+	if (param->bits)
+		return param->bits;
+	return param->kind == SW_WHEEL_SEED ? 5 : 6;
+}
+
+unsigned int sw_test_shift(const struct sw_test_param *param)
+{
+	return param->bits ? param->shift : 3;
+}
+
 unsigned int sw_test_depth(const struct sw_test_param *param)
 {
+	if (param->bits)
+		return param->depth;
 	if (param->kind == SW_WHEEL_SEED)
 		return 8;
 	if (param->kind == SW_WHEEL_CLASSIC)
@@ -195,6 +316,9 @@ unsigned int sw_test_depth(const struct sw_test_param *param)
 
 unsigned long sw_test_lvl_start(const struct sw_test_param *param, unsigned int lvl)
 {
+	/* A grid shape: a level takes LVL_SIZE - 1 buckets' worth of the one below's */
+	if (param->bits)
+		return lvl ? ((1UL << param->bits) - 1) << (param->shift * (lvl - 1)) : 0;
 	if (param->kind == SW_WHEEL_SEED)
 		return sw_test_seed_start[lvl];
 	if (param->kind == SW_WHEEL_CLASSIC)
@@ -202,13 +326,21 @@ unsigned long sw_test_lvl_start(const struct sw_test_param *param, unsigned int 
 	return sw_test_mainline_start[lvl];
 }
 
-unsigned long sw_test_gran(unsigned int lvl)
+unsigned long sw_test_gran(const struct sw_test_param *param, unsigned int lvl)
 {
 	static const unsigned long gran[] = {
 		1, 8, 64, 512, 4096, 32768, 262144, 2097152, 16777216,
 	};
 
+	if (param->bits)
+		return 1UL << (param->shift * lvl);
 	return gran[lvl];
+}
+
+/* The ticks the last level takes to come round to a bucket again */
+unsigned long sw_test_revolution(const struct sw_test_param *param)
+{
+	return sw_test_gran(param, sw_test_depth(param) - 1) << sw_test_bits(param);
 }
 
 unsigned long sw_test_cutoff(const struct sw_test_param *param)
@@ -218,7 +350,7 @@ unsigned long sw_test_cutoff(const struct sw_test_param *param)
 
 unsigned long sw_test_timeout_max(const struct sw_test_param *param)
 {
-	return sw_test_cutoff(param) - sw_test_gran(sw_test_depth(param) - 1);
+	return sw_test_cutoff(param) - sw_test_gran(param, sw_test_depth(param) - 1);
 }
 
 unsigned int sw_test_level(const struct sw_test_param *param, unsigned long delta)
@@ -256,7 +388,7 @@ void sw_test_expect(const struct sw_test_param *param, unsigned long clk,
 	}
 	exp->parked = param->kind == SW_WHEEL_SEED && delta >= sw_test_cutoff(param);
 	/* The first multiple of the granularity strictly after the expiry */
-	gran = sw_test_gran(exp->level);
+	gran = sw_test_gran(param, exp->level);
 	exp->run_at = expires - expires % gran + gran;
 }
 
@@ -264,18 +396,14 @@ void sw_test_expect(const struct sw_test_param *param, unsigned long clk,
  * The tick a wheel whose clock is @clk must next look at a timer the
  * contract runs at @exp->run_at: that tick, or for a seed timer parked
  * beyond the range (at the last level), the first tick from @clk on that
- * is a whole number of the last level's revolutions (32 of its buckets)
- * before it.
+ * is a whole number of the last level's revolutions before it.
  */
 unsigned long sw_test_look_at(const struct sw_test_param *param, unsigned long clk,
 			      const struct sw_test_expect *exp)
 {
-	unsigned int last = sw_test_depth(param) - 1;
-	unsigned long revolution = sw_test_gran(last) * 32;
-
-	if (param->kind != SW_WHEEL_SEED || exp->level != last)
+	if (param->kind != SW_WHEEL_SEED || exp->level != sw_test_depth(param) - 1)
 		return exp->run_at;
-	return clk + (exp->run_at - clk) % revolution;
+	return clk + (exp->run_at - clk) % sw_test_revolution(param);
 }
 
 /* The classic wheel's table: each level's first bucket, and the log2 of its width */
@@ -308,7 +436,7 @@ unsigned int sw_test_bucket(const struct sw_test_param *param, unsigned long clk
 			at = clk + max;
 		return sw_test_classic_bucket(lvl, at);
 	}
-	bits = param->kind == SW_WHEEL_SEED ? 5 : 6;
+	bits = sw_test_bits(param);
 	return (deferrable ? SW_DEFERRABLE_OFFSET : 0) + (lvl << bits) +
-	       ((at >> (3 * lvl)) & ((1U << bits) - 1));
+	       ((at / sw_test_gran(param, lvl)) & ((1U << bits) - 1));
 }

@@ -2,7 +2,9 @@
 /*
  * What the shadow-wheel KUnit suites share: the parameters (geometry x HZ),
  * the clocks each test starts from, and the contract of the wheel written
- * down independently of the core, from the tables in core/wheel/sw_wheel.c.
+ * down independently of the core: for the named wheels from the tables in
+ * core/wheel/sw_wheel.c, for the grid of other shapes from their
+ * parameters.
  */
 #ifndef _SHADOW_WHEEL_SW_TEST_COMMON_H
 #define _SHADOW_WHEEL_SW_TEST_COMMON_H
@@ -23,14 +25,38 @@
 		.test_cases = suite##_cases,				\
 	}
 
+/**
+ * struct sw_test_param - a wheel a case runs for
+ * @kind:	a named wheel; for a shape of the grid, the wheel whose rule
+ *		beyond the last level it follows (seed: cascade, mainline:
+ *		clamp)
+ * @hz:		its tick rate
+ * @bits:	a shape of the grid: buckets per level (log2); 0 for a named
+ *		wheel, whose shape is tabled
+ * @shift:	a shape of the grid: the level clock shift
+ * @depth:	a shape of the grid: levels
+ */
 struct sw_test_param {
 	enum sw_wheel_kind	kind;
 	unsigned int		hz;
+	unsigned int		bits;
+	unsigned int		shift;
+	unsigned int		depth;
 };
 
-/* Seed and mainline at HZ 100, 250 and 1000; with classic too */
+/*
+ * Seed and mainline at HZ 100, 250 and 1000; with classic too (all); with
+ * the grid too (grid): seed and mainline at HZ 24, 300 and 1200, and the
+ * other shapes, bits 4 to 6 x shift 2 to 4 x depth 6 to 9 x either rule,
+ * each at one of HZ 24, 100, 300, 1000 and 1200 in turn; grid_sample:
+ * every 11th entry of the grid.
+ */
 const void *sw_test_gen_params(const void *prev, char *desc);
 const void *sw_test_gen_all_params(const void *prev, char *desc);
+const void *sw_test_gen_grid_params(const void *prev, char *desc);
+const void *sw_test_gen_grid_all_params(const void *prev, char *desc);
+const void *sw_test_gen_grid_sample_params(const void *prev, char *desc);
+int sw_test_spec(const struct sw_test_param *param, char *buf, size_t size);
 
 /* The clocks a wheel is started at: 0, INITIAL_JIFFIES, and at the wrap */
 #define SW_TEST_NR_CLOCKS	4
@@ -62,10 +88,13 @@ unsigned long sw_test_run_tick_by_tick(struct sw_base *base, unsigned long end,
 bool sw_test_brute_next(const struct sw_test_timer *t, unsigned int n, unsigned long clk,
 			unsigned long *next);
 
-/* The expected geometry, as tabled */
+/* The expected geometry, as tabled, or from the grid's parameters */
+unsigned int sw_test_bits(const struct sw_test_param *param);
+unsigned int sw_test_shift(const struct sw_test_param *param);
 unsigned int sw_test_depth(const struct sw_test_param *param);
 unsigned long sw_test_lvl_start(const struct sw_test_param *param, unsigned int lvl);
-unsigned long sw_test_gran(unsigned int lvl);
+unsigned long sw_test_gran(const struct sw_test_param *param, unsigned int lvl);
+unsigned long sw_test_revolution(const struct sw_test_param *param);
 unsigned long sw_test_cutoff(const struct sw_test_param *param);
 unsigned long sw_test_timeout_max(const struct sw_test_param *param);
 unsigned int sw_test_level(const struct sw_test_param *param, unsigned long delta);

@@ -30,8 +30,10 @@ static void sw_geometry_matches_tables(struct kunit *test)
 	for (lvl = 0; lvl <= geo->depth; lvl++)
 		KUNIT_EXPECT_EQ_MSG(test, geo->lvl_start[lvl], sw_test_lvl_start(param, lvl),
 				    "level %u", lvl);
+	KUNIT_EXPECT_EQ(test, geo->lvl_bits, sw_test_bits(param));
+	KUNIT_EXPECT_EQ(test, geo->clk_shift, sw_test_shift(param));
 	for (lvl = 0; lvl < geo->depth; lvl++)
-		KUNIT_EXPECT_EQ(test, sw_lvl_gran(lvl), sw_test_gran(lvl));
+		KUNIT_EXPECT_EQ(test, sw_lvl_gran(geo, lvl), sw_test_gran(param, lvl));
 	KUNIT_EXPECT_EQ(test, geo->cascade, param->kind == SW_WHEEL_SEED);
 	if (!geo->cascade)
 		KUNIT_EXPECT_EQ(test, geo->timeout_max, sw_test_timeout_max(param));
@@ -47,7 +49,8 @@ static void sw_geometry_rejects_bad_input(struct kunit *test)
 	before = geo;
 	KUNIT_EXPECT_EQ(test, sw_geometry_init(&geo, SW_WHEEL_NR_KINDS, 250), -EINVAL);
 	KUNIT_EXPECT_EQ(test, sw_geometry_init(&geo, SW_WHEEL_SEED, 0), -EINVAL);
-	KUNIT_EXPECT_EQ(test, sw_geometry_init(&geo, SW_WHEEL_MAINLINE, 1001), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sw_geometry_init(&geo, SW_WHEEL_SEED, SW_MIN_HZ - 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sw_geometry_init(&geo, SW_WHEEL_MAINLINE, SW_MAX_HZ + 1), -EINVAL);
 	KUNIT_EXPECT_EQ(test, memcmp(&geo, &before, sizeof(geo)), 0);
 	KUNIT_EXPECT_EQ(test, sw_geometry_init(&geo, SW_WHEEL_MAINLINE, 300), 0);
 	KUNIT_EXPECT_EQ(test, geo.depth, 9U);
@@ -71,7 +74,7 @@ static void sw_test_check_placement(struct kunit *test, struct sw_base *base,
 	KUNIT_EXPECT_EQ_MSG(test, timer.bucket_expiry, exp.run_at, "delta %lu", delta);
 	/* Its bucket in the level: the one that comes due at that tick */
 	KUNIT_EXPECT_EQ_MSG(test, sw_timer_bucket(base, &timer),
-			    (exp.run_at >> sw_lvl_shift(exp.level)) &
+			    (exp.run_at / sw_test_gran(param, exp.level)) &
 			    (sw_lvl_nr_buckets(&base->geo, exp.level) - 1), "delta %lu", delta);
 	KUNIT_EXPECT_EQ_MSG(test, !!(timer.flags & SW_TIMER_CLAMPED), exp.clamped,
 			    "delta %lu", delta);
@@ -192,12 +195,12 @@ static void sw_place_is_what_modify_does(struct kunit *test)
 }
 
 SW_TEST_SUITE(sw_geometry_suite, "shadow_wheel_geometry",
-	      KUNIT_CASE_PARAM(sw_geometry_matches_tables, sw_test_gen_params),
+	      KUNIT_CASE_PARAM(sw_geometry_matches_tables, sw_test_gen_grid_params),
 	      KUNIT_CASE(sw_geometry_rejects_bad_input),
-	      KUNIT_CASE_PARAM(sw_placement_at_level_boundaries, sw_test_gen_params),
-	      KUNIT_CASE_PARAM(sw_level_at_every_bit_length, sw_test_gen_all_params),
-	      KUNIT_CASE_PARAM(sw_placement_of_past_expiry, sw_test_gen_params),
-	      KUNIT_CASE_PARAM(sw_place_is_what_modify_does, sw_test_gen_all_params));
+	      KUNIT_CASE_PARAM(sw_placement_at_level_boundaries, sw_test_gen_grid_params),
+	      KUNIT_CASE_PARAM(sw_level_at_every_bit_length, sw_test_gen_grid_all_params),
+	      KUNIT_CASE_PARAM(sw_placement_of_past_expiry, sw_test_gen_grid_params),
+	      KUNIT_CASE_PARAM(sw_place_is_what_modify_does, sw_test_gen_grid_all_params));
 
 /*
  * Suite shadow_wheel_expiry: a timer never runs before its expiry tick
@@ -210,6 +213,21 @@ SW_TEST_SUITE(sw_geometry_suite, "shadow_wheel_geometry",
 #define SW_SWEEP_PER_ORDER	5
 #define SW_SWEEP_DELTAS		((SW_SWEEP_MAX_ORDER - 11) * SW_SWEEP_PER_ORDER)
 #define SW_EXPIRY_TIMERS	(SW_DENSE_DELTAS + SW_SWEEP_DELTAS)
+
+/*
+ * The timers of a sweep on @param's wheel: log-spaced up to 2^34, beyond
+ * every level; on a cascading wheel of the grid, up to 2^4 revolutions of
+ * its last level (a timer cascades once a revolution, and the smallest
+ * shapes come round every 2^14 ticks)
+ */
+static unsigned int sw_expiry_nr(const struct sw_test_param *param)
+{
+	unsigned int order = SW_SWEEP_MAX_ORDER;
+
+	if (param->bits && param->kind == SW_WHEEL_SEED)
+		order = min_t(unsigned int, order, ilog2(sw_test_revolution(param)) + 4);
+	return SW_DENSE_DELTAS + (order - 11) * SW_SWEEP_PER_ORDER;
+}
 
 static unsigned long sw_expiry_delta(unsigned int i)
 {
@@ -248,7 +266,7 @@ static void sw_test_check_sweep(struct kunit *test, struct sw_test_timer *t, uns
 	const struct sw_test_param *param = test->param_value;
 	unsigned int i;
 
-	for (i = 0; i < SW_EXPIRY_TIMERS; i++) {
+	for (i = 0; i < sw_expiry_nr(param); i++) {
 		unsigned long expires = clk0 + sw_expiry_delta(i);
 		unsigned long late, gran;
 		struct sw_test_expect exp;
@@ -260,7 +278,7 @@ static void sw_test_check_sweep(struct kunit *test, struct sw_test_timer *t, uns
 		if (exp.clamped)
 			expires = clk0 + sw_test_timeout_max(param);
 		late = t[i].expired_at - expires;
-		gran = sw_test_gran(exp.level);
+		gran = sw_test_gran(param, exp.level);
 		KUNIT_EXPECT_TRUE_MSG(test, late >= 1 && late <= gran,
 				      "delta %lu level %u late %ld gran %lu",
 				      sw_expiry_delta(i), exp.level, (long)late, gran);
@@ -272,7 +290,7 @@ static struct sw_test_timer *sw_test_arm_sweep(struct kunit *test, struct sw_bas
 	struct sw_test_timer *t = sw_test_timers(test, SW_EXPIRY_TIMERS);
 	unsigned int i;
 
-	for (i = 0; i < SW_EXPIRY_TIMERS; i++)
+	for (i = 0; i < sw_expiry_nr(test->param_value); i++)
 		sw_modify(base, &t[i].timer, base->clk + sw_expiry_delta(i));
 	return t;
 }
@@ -320,7 +338,7 @@ static void sw_expiry_of_deferrable_timers(struct kunit *test)
 	struct sw_test_timer *t = sw_test_timers(test, SW_EXPIRY_TIMERS);
 	unsigned int i;
 
-	for (i = 0; i < SW_EXPIRY_TIMERS; i++) {
+	for (i = 0; i < sw_expiry_nr(param); i++) {
 		sw_timer_init(&t[i].timer, SW_TIMER_DEFERRABLE);
 		sw_modify(base, &t[i].timer, clk0 + sw_expiry_delta(i));
 	}
@@ -329,9 +347,9 @@ static void sw_expiry_of_deferrable_timers(struct kunit *test)
 }
 
 SW_TEST_SUITE(sw_expiry_suite, "shadow_wheel_expiry",
-	      KUNIT_CASE_PARAM(sw_expiry_ticking_every_tick, sw_test_gen_params),
-	      KUNIT_CASE_PARAM(sw_expiry_catching_up_at_once, sw_test_gen_params),
-	      KUNIT_CASE_PARAM(sw_expiry_of_deferrable_timers, sw_test_gen_params));
+	      KUNIT_CASE_PARAM(sw_expiry_ticking_every_tick, sw_test_gen_grid_params),
+	      KUNIT_CASE_PARAM(sw_expiry_catching_up_at_once, sw_test_gen_grid_params),
+	      KUNIT_CASE_PARAM(sw_expiry_of_deferrable_timers, sw_test_gen_grid_params));
 
 /*
  * Suite shadow_wheel_next_expiry: the next expiry, found from the bitmap,
@@ -421,7 +439,7 @@ static void sw_next_expiry_ignores_deferrable(struct kunit *test)
 }
 
 SW_TEST_SUITE(sw_next_expiry_suite, "shadow_wheel_next_expiry",
-	      KUNIT_CASE_PARAM(sw_next_expiry_is_brute_force_minimum, sw_test_gen_params),
+	      KUNIT_CASE_PARAM(sw_next_expiry_is_brute_force_minimum, sw_test_gen_grid_params),
 	      KUNIT_CASE_PARAM(sw_next_expiry_ignores_deferrable, sw_test_gen_params));
 
 /*
@@ -435,7 +453,7 @@ static void sw_test_far_timer(struct kunit *test, unsigned long clk0, unsigned l
 {
 	const struct sw_test_param *param = test->param_value;
 	unsigned int last = sw_test_depth(param) - 1;
-	unsigned long revolution = sw_test_gran(last) << (param->kind == SW_WHEEL_SEED ? 5 : 6);
+	unsigned long revolution = sw_test_revolution(param);
 	struct sw_base *base = sw_test_new_base(test, clk0);
 	unsigned long expires = clk0 + delta;
 	unsigned long cascades = 0, run_at = 0, next;
@@ -454,7 +472,8 @@ static void sw_test_far_timer(struct kunit *test, unsigned long clk0, unsigned l
 	KUNIT_ASSERT_TRUE(test, sw_next_expiry(base, &next));
 	KUNIT_EXPECT_EQ(test, next, exp.run_at - (exp.run_at - clk0) / revolution * revolution);
 
-	while (sw_collect_tick(base, expires + (1UL << 30), &tick)) {
+	/* Up to past the latest the contract allows */
+	while (sw_collect_tick(base, expires + sw_test_gran(param, last) + (1UL << 30), &tick)) {
 		cascades += tick.cascaded;
 		/* Each cascade is reported: its own bucket, where it goes back */
 		KUNIT_EXPECT_EQ(test, tick.nr_cascades, tick.cascaded);
@@ -476,7 +495,7 @@ static void sw_test_far_timer(struct kunit *test, unsigned long clk0, unsigned l
 	if (param->kind == SW_WHEEL_SEED) {
 		KUNIT_EXPECT_FALSE(test, exp.clamped);
 		KUNIT_EXPECT_GT(test, run_at - expires, 0UL);
-		KUNIT_EXPECT_LE(test, run_at - expires, sw_test_gran(last));
+		KUNIT_EXPECT_LE(test, run_at - expires, sw_test_gran(param, last));
 		/* One cascade per revolution of the last level it waited */
 		KUNIT_EXPECT_EQ_MSG(test, cascades, (exp.run_at - clk0) / revolution,
 				    "delta %lu", delta);
@@ -491,8 +510,10 @@ static void sw_far_timers_cascade_or_clamp(struct kunit *test)
 {
 	const struct sw_test_param *param = test->param_value;
 	unsigned long cutoff = sw_test_cutoff(param);
+	/* Far, but no more than 2^14 revolutions of a seed wheel's last level */
 	const unsigned long deltas[] = {
-		cutoff - 1, cutoff, cutoff + 1, 3 * cutoff + 12345, 1UL << 40,
+		cutoff - 1, cutoff, cutoff + 1, 3 * cutoff + 12345,
+		min(1UL << 40, sw_test_revolution(param) << 14),
 	};
 	unsigned int c, i;
 
@@ -506,14 +527,17 @@ static void sw_far_modify_back_into_range_unclamps(struct kunit *test)
 	const struct sw_test_param *param = test->param_value;
 	struct sw_base *base = sw_test_new_base(test, 0);
 	struct sw_test_timer *t = sw_test_timers(test, 1);
+	struct sw_test_expect exp;
 
+	/* 100 ticks: level 1 of the named wheels, 104 */
+	sw_test_expect(param, 0, 100, &exp);
 	sw_modify(base, &t->timer, sw_test_cutoff(param) * 2);
 	KUNIT_EXPECT_EQ(test, !!(t->timer.flags & SW_TIMER_CLAMPED),
 			param->kind == SW_WHEEL_MAINLINE);
 	KUNIT_EXPECT_EQ(test, sw_modify(base, &t->timer, 100), SW_MOD_REQUEUED);
 	KUNIT_EXPECT_FALSE(test, t->timer.flags & SW_TIMER_CLAMPED);
 	KUNIT_EXPECT_EQ(test, sw_run(base, 1UL << 36, sw_test_record, NULL), 1UL);
-	KUNIT_EXPECT_EQ(test, t->expired_at, 104UL);
+	KUNIT_EXPECT_EQ(test, t->expired_at, exp.run_at);
 }
 
 /*
@@ -560,7 +584,7 @@ static unsigned int sw_test_sweep_deltas(const struct sw_test_param *param,
 static void sw_test_sweep(struct kunit *test, bool tick_by_tick)
 {
 	const struct sw_test_param *param = test->param_value;
-	unsigned long revolution = sw_test_gran(sw_test_depth(param) - 1) << 5;
+	unsigned long revolution = sw_test_revolution(param);
 	unsigned long deltas[SW_SWEEP_MAX_DELTAS];
 	unsigned int n = sw_test_sweep_deltas(param, deltas);
 	unsigned int c, i;
@@ -611,10 +635,11 @@ static void sw_far_every_level_collected_tick_by_tick(struct kunit *test)
 }
 
 SW_TEST_SUITE(sw_far_suite, "shadow_wheel_far",
-	      KUNIT_CASE_PARAM(sw_far_timers_cascade_or_clamp, sw_test_gen_params),
-	      KUNIT_CASE_PARAM(sw_far_modify_back_into_range_unclamps, sw_test_gen_params),
-	      KUNIT_CASE_PARAM(sw_far_every_level_runs_to_expiry, sw_test_gen_all_params),
-	      KUNIT_CASE_PARAM(sw_far_every_level_collected_tick_by_tick, sw_test_gen_all_params));
+	      KUNIT_CASE_PARAM(sw_far_timers_cascade_or_clamp, sw_test_gen_grid_params),
+	      KUNIT_CASE_PARAM(sw_far_modify_back_into_range_unclamps, sw_test_gen_grid_params),
+	      KUNIT_CASE_PARAM(sw_far_every_level_runs_to_expiry, sw_test_gen_grid_all_params),
+	      KUNIT_CASE_PARAM(sw_far_every_level_collected_tick_by_tick,
+			       sw_test_gen_grid_all_params));
 
 /*
  * Suite shadow_wheel_ops: arm, modify and cancel, their fast paths, the

@@ -4,7 +4,8 @@
  *
  * The wheel has a number of levels, each an array of buckets (hlists).
  * Each level is driven by its own clock: level n looks at one bucket
- * every LVL_CLK_DIV ^ n ticks, so that is the granularity of its timers.
+ * every 2^(s n) ticks, s the level clock shift (the kernel's
+ * LVL_CLK_SHIFT, 3), so that is the granularity of its timers.
  * A timer goes to the lowest level whose range covers its delta (expiry
  * minus the wheel's clock) when it is armed and stays there: timers are
  * not cascaded down, they expire in place, with the granularity of their
@@ -18,8 +19,8 @@
  * second set of buckets at SW_DEFERRABLE_OFFSET, so that search skips
  * them: they expire when the wheel runs anyway, but never make it run.
  *
- * Two geometries are implemented, both with LVL_CLK_SHIFT 3 (a third
- * wheel, the classic cascading one, is described in sw_classic.c):
+ * Two geometries are named, both with s = 3 (a third wheel, the classic
+ * cascading one, is described in sw_classic.c):
  *
  *  seed:     8 levels of 32 buckets. Timers beyond the last level's range
  *            wait in the last level, marked SW_TIMER_PARKED: when their
@@ -29,14 +30,21 @@
  *            the range are clamped to the largest timeout the wheel holds
  *            and marked SW_TIMER_CLAMPED: they expire early, by design.
  *
- * Level n takes deltas from LVL_START(n) = (LVL_SIZE - 1) << 3(n - 1) up
+ * Any other shape is a spec (sw_geometry_parse()): buckets per level
+ * (2^bits), the level clock shift s, the number of levels, the tick rate,
+ * and the rule beyond the last level, seed's (cascade) or mainline's
+ * (clamp). The named wheels are specs too, and keep arm paths with their
+ * shapes in constants; any other shape takes a path that reads it from
+ * the geometry.
+ *
+ * Level n takes deltas from LVL_START(n) = (LVL_SIZE - 1) << s(n - 1) up
  * to LVL_START(n + 1) - 1; level 0 starts at 0.
  *
  * The contract, for a timer armed with expiry E when the clock is C (the
  * next tick to be processed) and put at level n:
  *
  *  - E >= C: it runs when the wheel processes tick
- *	bucket_expiry = ((E >> 3n) + 1) << 3n
+ *	bucket_expiry = ((E >> sn) + 1) << sn
  *    the first multiple of the level's granularity strictly after E.
  *    It never runs before E + 1 and never after E + granularity: lateness
  *    is 1 .. gran ticks. Level 0 included: a timer armed for E is rounded
@@ -51,7 +59,7 @@
  *
  * Clocks are unsigned long and wrap: only differences are compared.
  *
- * The levels of each geometry, with the tick converted to milliseconds
+ * The levels of each named geometry, with the tick converted to milliseconds
  * (the ranges are deltas, in ticks, as the level selection sees them):
  *
  * seed, HZ 1000
@@ -131,10 +139,13 @@
 
 #include <linux/bitmap.h>
 #include <linux/build_bug.h>
+#include <linux/compiler.h>
 #include <linux/errno.h>
+#include <linux/kernel.h>
 #include <linux/limits.h>
 #include <linux/minmax.h>
 #include <linux/prefetch.h>
+#include <linux/stdarg.h>
 #include <linux/string.h>
 
 #include "sw_classic.h"
@@ -157,14 +168,16 @@ const char *sw_wheel_kind_name(enum sw_wheel_kind kind)
 }
 
 /*
- * The shapes of the non-cascading wheels, constants for their arm paths:
- * buckets per level (log2), and the seed wheel's depth and range, the
- * first delta beyond its last level (mainline's depth, and so its range,
- * depend on HZ)
+ * The shapes of the named non-cascading wheels, constants for their arm
+ * paths: the level clock shift, buckets per level (log2), and the seed
+ * wheel's depth and range, the first delta beyond its last level
+ * (mainline's depth, and so its range, depend on HZ)
  */
+#define SW_NAMED_CLK_SHIFT	3
 #define SW_SEED_LVL_BITS	5
 #define SW_SEED_DEPTH		8
-#define SW_SEED_RANGE		((BIT(SW_SEED_LVL_BITS) - 1) << sw_lvl_shift(SW_SEED_DEPTH - 1))
+#define SW_SEED_RANGE		((BIT(SW_SEED_LVL_BITS) - 1) <<			\
+				 (SW_NAMED_CLK_SHIFT * (SW_SEED_DEPTH - 1)))
 #define SW_MAINLINE_LVL_BITS	6
 
 /* The arm path takes a timer's half of the arrays from its flags as they are */
@@ -172,15 +185,15 @@ static_assert(SW_TIMER_DEFERRABLE == 1);
 
 static bool sw_hz_supported(unsigned int hz)
 {
-	/* The kernel's CONFIG_HZ choices */
-	return hz == 100 || hz == 250 || hz == 300 || hz == 1000;
+	return hz >= SW_MIN_HZ && hz <= SW_MAX_HZ;
 }
 
 /*
  * For each bit length, the level of the largest delta that long: the last
- * level whose start it reaches. A level is at least eight times as wide
- * as the one below, so the deltas of one bit length reach at most one
- * level start, and sw_level_of() needs one comparison more.
+ * level whose start it reaches. A level is at least twice as wide as the
+ * one below (the root: at least three buckets), so the deltas of one bit
+ * length reach at most one level start, and sw_level_of() needs one
+ * comparison more.
  */
 static void sw_init_lvl_of_bits(struct sw_geometry *geo)
 {
@@ -195,21 +208,89 @@ static void sw_init_lvl_of_bits(struct sw_geometry *geo)
 	}
 }
 
-/**
- * sw_geometry_init - describe a wheel
- * @geo:	filled in
- * @kind:	seed, mainline or classic
- * @hz:		tick rate: 100, 250, 300 or 1000 (only mainline's depth and
- *		the reports depend on it)
- *
- * Return: 0, or -EINVAL for an unknown kind or tick rate (@geo untouched).
+/*
+ * A spec's parameters, in the order sw_geometry_format() writes them, with
+ * their ranges: the core's limits (sw_wheel.h)
  */
-int sw_geometry_init(struct sw_geometry *geo, enum sw_wheel_kind kind, unsigned int hz)
+enum sw_spec_key {
+	SW_SPEC_BITS,
+	SW_SPEC_SHIFT,
+	SW_SPEC_DEPTH,
+	SW_SPEC_HZ,
+	SW_SPEC_NR_KEYS,
+};
+
+static const struct sw_spec_param {
+	const char	*name;
+	const char	*what;
+	unsigned int	min;
+	unsigned int	max;
+} sw_spec_params[SW_SPEC_NR_KEYS] = {
+	[SW_SPEC_BITS]	= { "bits", "buckets per level, log2", 2, SW_MAX_LVL_BITS },
+	[SW_SPEC_SHIFT]	= { "shift", "level clock shift", 1, SW_MAX_CLK_SHIFT },
+	[SW_SPEC_DEPTH]	= { "depth", "levels", 2, SW_MAX_DEPTH },
+	[SW_SPEC_HZ]	= { "hz", "tick rate", SW_MIN_HZ, SW_MAX_HZ },
+};
+
+/* The rules beyond the last level, by the wheel that follows each */
+static const char * const sw_spec_rules[SW_WHEEL_CLASSIC] = {
+	[SW_WHEEL_SEED]		= "cascade",
+	[SW_WHEEL_MAINLINE]	= "clamp",
+};
+
+/*
+ * A spec's wheel must tell its whole range apart in a long, with room for
+ * the comparisons that survive the wrap: the last level's revolution,
+ * 2^(bits + shift (depth - 1)) ticks, is at most 2^SW_SPEC_RANGE_BITS.
+ */
+#define SW_SPEC_RANGE_BITS	(BITS_PER_LONG - 2)
+
+static unsigned int sw_spec_max_depth(unsigned int bits, unsigned int shift)
+{
+	unsigned int most = (SW_SPEC_RANGE_BITS - bits) / shift + 1;
+
+	return most < SW_MAX_DEPTH ? most : SW_MAX_DEPTH;
+}
+
+/* The shape of a named non-cascading wheel at @hz, as a spec's parameters */
+static void sw_named_shape(enum sw_wheel_kind kind, unsigned int hz,
+			   unsigned int val[SW_SPEC_NR_KEYS])
+{
+	val[SW_SPEC_SHIFT] = SW_NAMED_CLK_SHIFT;
+	val[SW_SPEC_HZ] = hz;
+	if (kind == SW_WHEEL_SEED) {
+		val[SW_SPEC_BITS] = SW_SEED_LVL_BITS;
+		val[SW_SPEC_DEPTH] = SW_SEED_DEPTH;
+	} else {
+		val[SW_SPEC_BITS] = SW_MAINLINE_LVL_BITS;
+		/* The kernel's LVL_DEPTH */
+		val[SW_SPEC_DEPTH] = hz > 100 ? 9 : 8;
+	}
+}
+
+/*
+ * The arm path of a non-cascading geometry: the named shapes' own, whose
+ * constants are exactly its shape, or the one for any shape
+ */
+static enum sw_arm_path sw_geometry_path(const struct sw_geometry *geo)
+{
+	if (geo->clk_shift != SW_NAMED_CLK_SHIFT)
+		return SW_ARM_ANY;
+	if (geo->cascade && geo->lvl_bits == SW_SEED_LVL_BITS && geo->depth == SW_SEED_DEPTH)
+		return SW_ARM_SEED;
+	if (!geo->cascade && geo->lvl_bits == SW_MAINLINE_LVL_BITS)
+		return SW_ARM_MAINLINE;
+	return SW_ARM_ANY;
+}
+
+/*
+ * Fill in @geo whole, for a wheel of @kind at @hz; a non-cascading one of
+ * the shape in @val, checked by the caller
+ */
+static void sw_geometry_build(struct sw_geometry *geo, enum sw_wheel_kind kind, unsigned int hz,
+			      const unsigned int val[SW_SPEC_NR_KEYS])
 {
 	unsigned int lvl;
-
-	if (kind >= SW_WHEEL_NR_KINDS || !sw_hz_supported(hz))
-		return -EINVAL;
 
 	/* Every field, the arrays' unused tails included, is defined */
 	memset(geo, 0, sizeof(*geo));
@@ -217,27 +298,306 @@ int sw_geometry_init(struct sw_geometry *geo, enum sw_wheel_kind kind, unsigned 
 	geo->hz = hz;
 	if (kind == SW_WHEEL_CLASSIC) {
 		sw_classic_geometry(geo);
+		geo->path = SW_ARM_CLASSIC;
 	} else {
-		if (kind == SW_WHEEL_SEED) {
-			geo->lvl_bits = SW_SEED_LVL_BITS;
-			geo->depth = SW_SEED_DEPTH;
-			geo->cascade = true;
-		} else {
-			geo->lvl_bits = SW_MAINLINE_LVL_BITS;
-			geo->depth = hz > 100 ? 9 : 8;
-			geo->cascade = false;
-		}
+		geo->lvl_bits = val[SW_SPEC_BITS];
 		geo->root_bits = geo->lvl_bits;
+		geo->clk_shift = val[SW_SPEC_SHIFT];
+		geo->depth = val[SW_SPEC_DEPTH];
+		geo->cascade = kind == SW_WHEEL_SEED;
 		geo->lvl_start[0] = 0;
 		for (lvl = 1; lvl <= geo->depth; lvl++)
-			geo->lvl_start[lvl] = (sw_lvl_size(geo) - 1UL) << sw_lvl_shift(lvl - 1);
+			geo->lvl_start[lvl] = (sw_lvl_size(geo) - 1UL) <<
+					      sw_lvl_shift(geo, lvl - 1);
 		/* The largest delta whose bucket the last level still tells apart */
-		geo->timeout_max = geo->lvl_start[geo->depth] - sw_lvl_gran(geo->depth - 1);
+		geo->timeout_max = geo->lvl_start[geo->depth] - sw_lvl_gran(geo, geo->depth - 1);
 		geo->clamp_start = geo->cascade ? ULONG_MAX : geo->lvl_start[geo->depth];
-		geo->revolution = (unsigned long)sw_lvl_size(geo) << sw_lvl_shift(geo->depth - 1);
+		geo->revolution = (unsigned long)sw_lvl_size(geo) <<
+				  sw_lvl_shift(geo, geo->depth - 1);
+		geo->path = sw_geometry_path(geo);
 	}
+	geo->cutoff = geo->lvl_start[geo->depth];
 	sw_init_lvl_of_bits(geo);
+}
+
+/**
+ * sw_geometry_init - describe a named wheel
+ * @geo:	filled in
+ * @kind:	seed, mainline or classic
+ * @hz:		tick rate, %SW_MIN_HZ to %SW_MAX_HZ (only mainline's depth and
+ *		the reports depend on it)
+ *
+ * Return: 0, or -EINVAL for an unknown kind or tick rate (@geo untouched).
+ */
+int sw_geometry_init(struct sw_geometry *geo, enum sw_wheel_kind kind, unsigned int hz)
+{
+	unsigned int val[SW_SPEC_NR_KEYS];
+
+	if (kind >= SW_WHEEL_NR_KINDS || !sw_hz_supported(hz))
+		return -EINVAL;
+	sw_named_shape(kind, hz, val);
+	sw_geometry_build(geo, kind, hz, val);
 	return 0;
+}
+
+/* What sw_geometry_parse() has read of a spec */
+struct sw_spec {
+	enum sw_wheel_kind	name;		/* SW_WHEEL_NR_KINDS: none given */
+	enum sw_wheel_kind	rule;		/* the same */
+	unsigned int		given;		/* BIT(key) per parameter given */
+	unsigned int		val[SW_SPEC_NR_KEYS];
+};
+
+/* Say what is wrong, in @err: -EINVAL */
+static __printf(3, 4) int sw_spec_error(char *err, size_t err_size, const char *fmt, ...)
+{
+	va_list args;
+
+	if (err_size) {
+		va_start(args, fmt);
+		vsnprintf(err, err_size, fmt, args);
+		va_end(args);
+	}
+	return -EINVAL;
+}
+
+/* A parameter's value out of its range (or not a number): name, value and range */
+static int sw_spec_range_error(char *err, size_t err_size, enum sw_spec_key key,
+			       const char *val, int len, unsigned int max)
+{
+	const struct sw_spec_param *p = &sw_spec_params[key];
+
+	return sw_spec_error(err, err_size, "%s=%.*s: %s, %u to %u", p->name, len, val, p->what,
+			     p->min, max);
+}
+
+/* Append @sep and @word to the message at @pos of @err; the new end */
+static size_t sw_spec_append(char *err, size_t err_size, size_t pos, const char *sep,
+			     const char *word)
+{
+	if (pos >= err_size)
+		return pos;
+	return pos + snprintf(err + pos, err_size - pos, "%s%s", sep, word);
+}
+
+/*
+ * An item that is none of a spec's words: what the words are, from the
+ * lists of names, parameters and rules
+ */
+static int sw_spec_unknown(char *err, size_t err_size, const char *s, size_t len)
+{
+	size_t pos;
+	unsigned int k;
+
+	if (!err_size)
+		return -EINVAL;
+	pos = snprintf(err, err_size, "%.*s: not a wheel (", (int)min_t(size_t, len, 32), s);
+	for (k = 0; k < SW_WHEEL_NR_KINDS; k++)
+		pos = sw_spec_append(err, err_size, pos, k ? ", " : "", sw_wheel_kind_name(k));
+	pos = sw_spec_append(err, err_size, pos, "), a parameter (", "");
+	for (k = 0; k < SW_SPEC_NR_KEYS; k++)
+		pos = sw_spec_append(err, err_size, pos, k ? ", " : "", sw_spec_params[k].name);
+	pos = sw_spec_append(err, err_size, pos, ") or a rule (", "");
+	for (k = 0; k < ARRAY_SIZE(sw_spec_rules); k++)
+		pos = sw_spec_append(err, err_size, pos, k ? ", " : "", sw_spec_rules[k]);
+	sw_spec_append(err, err_size, pos, ")", "");
+	return -EINVAL;
+}
+
+/* Whether [@s, @s + @len) is @word */
+static bool sw_spec_is(const char *s, size_t len, const char *word)
+{
+	return strlen(word) == len && !memcmp(s, word, len);
+}
+
+/* The decimal number [@s, @s + @len), if it is one below 10^9 */
+static bool sw_spec_number(const char *s, size_t len, unsigned int *val)
+{
+	size_t i;
+
+	if (!len || len > 9)
+		return false;
+	*val = 0;
+	for (i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		*val = *val * 10 + (s[i] - '0');
+	}
+	return true;
+}
+
+/* Take in item [@s, @s + @len), the @nth of the spec */
+static int sw_spec_item(struct sw_spec *spec, const char *s, size_t len, unsigned int nth,
+			char *err, size_t err_size)
+{
+	const char *eq = memchr(s, '=', len);
+	unsigned int k;
+
+	if (!len)
+		return sw_spec_error(err, err_size, "an empty item");
+	if (eq) {
+		size_t klen = eq - s, vlen = len - klen - 1;
+
+		for (k = 0; k < SW_SPEC_NR_KEYS; k++) {
+			if (sw_spec_is(s, klen, sw_spec_params[k].name))
+				break;
+		}
+		if (k == SW_SPEC_NR_KEYS)
+			goto unknown;
+		if (spec->given & BIT(k))
+			return sw_spec_error(err, err_size, "%s: given twice",
+					     sw_spec_params[k].name);
+		if (!sw_spec_number(eq + 1, vlen, &spec->val[k]) ||
+		    spec->val[k] < sw_spec_params[k].min || spec->val[k] > sw_spec_params[k].max)
+			return sw_spec_range_error(err, err_size, k, eq + 1, vlen,
+						   sw_spec_params[k].max);
+		spec->given |= BIT(k);
+		return 0;
+	}
+	for (k = 0; k < SW_WHEEL_NR_KINDS; k++) {
+		if (!sw_spec_is(s, len, sw_wheel_kind_name(k)))
+			continue;
+		if (nth)
+			return sw_spec_error(err, err_size, "%s: a wheel's name comes first",
+					     sw_wheel_kind_name(k));
+		spec->name = k;
+		return 0;
+	}
+	for (k = 0; k < ARRAY_SIZE(sw_spec_rules); k++) {
+		if (!sw_spec_is(s, len, sw_spec_rules[k]))
+			continue;
+		if (spec->rule != SW_WHEEL_NR_KINDS)
+			return sw_spec_error(err, err_size, "%s: one rule, %s or %s",
+					     sw_spec_rules[k], sw_spec_rules[SW_WHEEL_MAINLINE],
+					     sw_spec_rules[SW_WHEEL_SEED]);
+		spec->rule = k;
+		return 0;
+	}
+unknown:
+	return sw_spec_unknown(err, err_size, s, len);
+}
+
+/**
+ * sw_geometry_parse - describe a wheel given by a spec
+ * @geo:	filled in on success; untouched on error
+ * @spec:	the spec, a string: a wheel's name (seed, mainline, classic),
+ *		then parameters, each name=value, and a rule, separated by
+ *		commas; a final newline is ignored
+ * @hz:		the tick rate when @spec gives none
+ * @err:	on error, what is wrong, naming the parameter and its range
+ *		(%SW_SPEC_ERR_MAX holds any); may be NULL if @err_size is 0
+ * @err_size:	room at @err
+ *
+ * The parameters: bits (buckets per level, log2), shift (the level clock
+ * shift), depth (levels), hz (the tick rate); the rules beyond the last
+ * level: clamp (mainline's) or cascade (seed's). A spec without a name
+ * starts from mainline; a name's shape is overridden by the parameters
+ * and rule given ("mainline,hz=300", "seed,shift=2"). Classic takes only
+ * hz. The ranges are the core's limits, and a wheel's range must fit in
+ * a long: its depth is at most sw_spec_max_depth() of its bits and shift.
+ * No allocation and no side effect on error: it runs anywhere.
+ *
+ * Return: 0, or -EINVAL.
+ */
+int sw_geometry_parse(struct sw_geometry *geo, const char *spec, unsigned int hz,
+		      char *err, size_t err_size)
+{
+	struct sw_spec sp = { .name = SW_WHEEL_NR_KINDS, .rule = SW_WHEEL_NR_KINDS };
+	size_t len = strlen(spec);
+	unsigned int val[SW_SPEC_NR_KEYS] = { 0 };
+	unsigned int nth = 0, k, most;
+	enum sw_wheel_kind kind;
+	const char *s = spec, *end;
+	int ret;
+
+	if (len && spec[len - 1] == '\n')
+		len--;
+	if (!len)
+		return sw_spec_error(err, err_size, "an empty spec: a wheel or its parameters");
+	end = spec + len;
+	for (;;) {
+		const char *comma = memchr(s, ',', end - s);
+		const char *item_end = comma ? comma : end;
+
+		ret = sw_spec_item(&sp, s, item_end - s, nth++, err, err_size);
+		if (ret)
+			return ret;
+		if (!comma)
+			break;
+		s = comma + 1;
+	}
+
+	if (sp.name == SW_WHEEL_CLASSIC) {
+		for (k = 0; k < SW_SPEC_NR_KEYS; k++) {
+			if (k != SW_SPEC_HZ && (sp.given & BIT(k)))
+				return sw_spec_error(err, err_size,
+						     "%s: classic's shape is fixed, it takes only hz",
+						     sw_spec_params[k].name);
+		}
+		if (sp.rule != SW_WHEEL_NR_KINDS)
+			return sw_spec_error(err, err_size,
+					     "%s: classic's rule is fixed, it takes only hz",
+					     sw_spec_rules[sp.rule]);
+	}
+	if (sp.given & BIT(SW_SPEC_HZ))
+		hz = sp.val[SW_SPEC_HZ];
+	else if (!sw_hz_supported(hz))
+		return sw_spec_error(err, err_size, "hz=%u: %s, %u to %u", hz,
+				     sw_spec_params[SW_SPEC_HZ].what, SW_MIN_HZ, SW_MAX_HZ);
+
+	/* A name's shape, mainline's if none, then what the spec gives */
+	kind = sp.name == SW_WHEEL_NR_KINDS ? SW_WHEEL_MAINLINE : sp.name;
+	if (kind != SW_WHEEL_CLASSIC) {
+		sw_named_shape(kind, hz, val);
+		for (k = 0; k < SW_SPEC_NR_KEYS; k++) {
+			if (sp.given & BIT(k))
+				val[k] = sp.val[k];
+		}
+		if (sp.rule != SW_WHEEL_NR_KINDS)
+			kind = sp.rule;
+		most = sw_spec_max_depth(val[SW_SPEC_BITS], val[SW_SPEC_SHIFT]);
+		if (val[SW_SPEC_DEPTH] > most)
+			return sw_spec_error(err, err_size,
+					     "depth=%u: %s, %u to %u with bits=%u,shift=%u",
+					     val[SW_SPEC_DEPTH], sw_spec_params[SW_SPEC_DEPTH].what,
+					     sw_spec_params[SW_SPEC_DEPTH].min, most,
+					     val[SW_SPEC_BITS], val[SW_SPEC_SHIFT]);
+	}
+	sw_geometry_build(geo, kind, hz, val);
+	return 0;
+}
+
+/**
+ * sw_geometry_format - the canonical spec of a geometry
+ * @geo:	from sw_geometry_init() or sw_geometry_parse()
+ * @buf:	gets the spec (%SW_SPEC_MAX holds any)
+ * @size:	room at @buf
+ *
+ * A named wheel by its name and tick rate ("mainline,hz=250"), any other
+ * by all its parameters and its rule ("bits=6,shift=2,depth=9,hz=300,clamp");
+ * sw_geometry_parse() makes the same geometry of it at any default tick rate.
+ *
+ * Return: the length of the spec, as snprintf() returns it.
+ */
+int sw_geometry_format(const struct sw_geometry *geo, char *buf, size_t size)
+{
+	const unsigned int val[SW_SPEC_NR_KEYS] = {
+		[SW_SPEC_BITS]	= geo->lvl_bits,
+		[SW_SPEC_SHIFT]	= geo->clk_shift,
+		[SW_SPEC_DEPTH]	= geo->depth,
+		[SW_SPEC_HZ]	= geo->hz,
+	};
+	struct sw_geometry named;
+	unsigned int k;
+	size_t len = 0;
+
+	if (!sw_geometry_init(&named, geo->kind, geo->hz) && !memcmp(&named, geo, sizeof(named)))
+		return snprintf(buf, size, "%s,hz=%u", sw_wheel_kind_name(geo->kind), geo->hz);
+	for (k = 0; k < SW_SPEC_NR_KEYS; k++)
+		len += snprintf(buf + len, len < size ? size - len : 0, "%s=%u,",
+				sw_spec_params[k].name, val[k]);
+	return len + snprintf(buf + len, len < size ? size - len : 0, "%s",
+			      sw_spec_rules[geo->kind]);
 }
 
 /*
@@ -275,9 +635,9 @@ unsigned int sw_delta_level(const struct sw_geometry *geo, unsigned long delta)
 static inline unsigned int sw_calc_index(const struct sw_geometry *geo, unsigned long expires,
 					 unsigned int lvl, unsigned long *bucket_expiry)
 {
-	unsigned long lvl_clk = (expires >> sw_lvl_shift(lvl)) + 1;
+	unsigned long lvl_clk = (expires >> sw_lvl_shift(geo, lvl)) + 1;
 
-	*bucket_expiry = lvl_clk << sw_lvl_shift(lvl);
+	*bucket_expiry = lvl_clk << sw_lvl_shift(geo, lvl);
 	return sw_lvl_offs(geo, lvl) + (lvl_clk & (sw_lvl_size(geo) - 1));
 }
 
@@ -390,13 +750,15 @@ static noinline enum sw_modify_result sw_modify_any(struct sw_base *base,
 /*
  * The placement of sw_wheel_index() on a wheel whose shape the caller
  * states in constants, for a timer @delta ticks away that sw_shape_fits():
- * @lvl_bits is the log2 of the wheel's buckets per level, @half_offset
- * where the timer's half of the arrays begins. The level comes from the
- * base's two small tables (sw_level_of()); the rest is shifts and masks.
+ * @lvl_bits is the log2 of the wheel's buckets per level, @clk_shift its
+ * level clock shift, @half_offset where the timer's half of the arrays
+ * begins. The level comes from the base's two small tables
+ * (sw_level_of()); the rest is shifts and masks.
  */
 static __always_inline unsigned long sw_shape_index(const struct sw_geometry *geo,
 						    unsigned long expires, unsigned long delta,
-						    unsigned int lvl_bits, unsigned int half_offset,
+						    unsigned int lvl_bits, unsigned int clk_shift,
+						    unsigned int half_offset,
 						    unsigned long *bucket_expiry)
 {
 	/* At fls_long(delta), for 0 and 1 alike: both are at level 0 */
@@ -405,30 +767,31 @@ static __always_inline unsigned long sw_shape_index(const struct sw_geometry *ge
 
 	if (delta < geo->lvl_start[lvl])
 		lvl--;
-	lvl_clk = (expires >> sw_lvl_shift(lvl)) + 1;
-	*bucket_expiry = lvl_clk << sw_lvl_shift(lvl);
+	lvl_clk = (expires >> (lvl * clk_shift)) + 1;
+	*bucket_expiry = lvl_clk << (lvl * clk_shift);
 	return half_offset + (lvl << lvl_bits) + (lvl_clk & (BIT(lvl_bits) - 1));
 }
 
 /*
  * Whether sw_shape_index() places a timer @delta ticks away: not due
  * already, and within the wheel's range, which the seed wheel has in a
- * constant, @seed_range (0 for mainline, whose range depends on HZ). One
+ * constant, @seed_range (0 for the others: the geometry's cutoff). One
  * comparison does both: a negative delta is larger than either as an
- * unsigned long. Timers beyond the range (clamped, or parked by the seed
- * wheel to come due a revolution early) take the general path: in range,
- * a timer's bucket comes due at its bucket_expiry.
+ * unsigned long. Timers beyond the range (clamped, or parked by a
+ * cascading wheel to come due a revolution early) take the general path:
+ * in range, a timer's bucket comes due at its bucket_expiry.
  */
 static __always_inline bool sw_shape_fits(const struct sw_geometry *geo, unsigned long delta,
 					  unsigned long seed_range)
 {
-	return delta < (seed_range ? seed_range : geo->clamp_start);
+	return delta < (seed_range ? seed_range : geo->cutoff);
 }
 
 /*
  * Arm @timer, not pending, on a non-cascading wheel whose shape the
- * caller states in constants, @lvl_bits and @seed_range as above. Always
- * inlined into one copy per wheel. A deferrable timer takes the general
+ * caller states in constants, @lvl_bits, @clk_shift and @seed_range as
+ * above (or, for any other shape, reads from its geometry). Always
+ * inlined into one copy per path. A deferrable timer takes the general
  * path too: most timers are not, and leaving the second half of the
  * arrays out keeps this path to 40-odd instructions (docs/benchmarks.rst).
  */
@@ -436,6 +799,7 @@ static __always_inline enum sw_modify_result sw_arm_shape(struct sw_base *base,
 							  struct sw_timer *timer,
 							  unsigned long expires,
 							  unsigned int lvl_bits,
+							  unsigned int clk_shift,
 							  unsigned long seed_range)
 {
 	unsigned long delta = expires - base->clk;
@@ -444,7 +808,7 @@ static __always_inline enum sw_modify_result sw_arm_shape(struct sw_base *base,
 	if (unlikely(!sw_shape_fits(&base->geo, delta, seed_range) ||
 		     (timer->flags & SW_TIMER_DEFERRABLE)))
 		return sw_modify_any(base, timer, expires);
-	idx = sw_shape_index(&base->geo, expires, delta, lvl_bits, 0, &bucket_expiry);
+	idx = sw_shape_index(&base->geo, expires, delta, lvl_bits, clk_shift, 0, &bucket_expiry);
 	timer->expires = expires;
 	sw_set_placement(timer, 0);
 	sw_bucket_add(base, timer, idx, bucket_expiry);
@@ -459,6 +823,7 @@ static __always_inline enum sw_modify_result sw_move_shape(struct sw_base *base,
 							   struct sw_timer *timer,
 							   unsigned long expires,
 							   unsigned int lvl_bits,
+							   unsigned int clk_shift,
 							   unsigned long seed_range)
 {
 	unsigned long delta = expires - base->clk;
@@ -468,8 +833,8 @@ static __always_inline enum sw_modify_result sw_move_shape(struct sw_base *base,
 
 	if (unlikely(!sw_shape_fits(&base->geo, delta, seed_range)))
 		return sw_modify_any(base, timer, expires);
-	idx = sw_shape_index(&base->geo, expires, delta, lvl_bits, half * SW_DEFERRABLE_OFFSET,
-			     &bucket_expiry);
+	idx = sw_shape_index(&base->geo, expires, delta, lvl_bits, clk_shift,
+			     half * SW_DEFERRABLE_OFFSET, &bucket_expiry);
 	timer->expires = expires;
 	sw_set_placement(timer, 0);
 	if (idx == timer->idx && bucket_expiry == timer->bucket_expiry)
@@ -488,14 +853,21 @@ static __always_inline enum sw_modify_result sw_move_shape(struct sw_base *base,
 static noinline enum sw_modify_result sw_arm_seed(struct sw_base *base, struct sw_timer *timer,
 						  unsigned long expires)
 {
-	return sw_arm_shape(base, timer, expires, SW_SEED_LVL_BITS, SW_SEED_RANGE);
+	return sw_arm_shape(base, timer, expires, SW_SEED_LVL_BITS, SW_NAMED_CLK_SHIFT,
+			    SW_SEED_RANGE);
 }
 
 static noinline enum sw_modify_result sw_arm_mainline(struct sw_base *base,
 						      struct sw_timer *timer,
 						      unsigned long expires)
 {
-	return sw_arm_shape(base, timer, expires, SW_MAINLINE_LVL_BITS, 0);
+	return sw_arm_shape(base, timer, expires, SW_MAINLINE_LVL_BITS, SW_NAMED_CLK_SHIFT, 0);
+}
+
+static noinline enum sw_modify_result sw_arm_any(struct sw_base *base, struct sw_timer *timer,
+						 unsigned long expires)
+{
+	return sw_arm_shape(base, timer, expires, base->geo.lvl_bits, base->geo.clk_shift, 0);
 }
 
 /* sw_modify() of a pending timer: its own path, so that arming tests nothing twice */
@@ -505,14 +877,16 @@ static noinline enum sw_modify_result sw_modify_pending(struct sw_base *base,
 {
 	if (timer->expires == expires)
 		return SW_MOD_UNCHANGED;
-	switch (base->geo.kind) {
-	case SW_WHEEL_SEED:
-		return sw_move_shape(base, timer, expires, SW_SEED_LVL_BITS, SW_SEED_RANGE);
-	case SW_WHEEL_MAINLINE:
-		return sw_move_shape(base, timer, expires, SW_MAINLINE_LVL_BITS, 0);
-	default:
+	/* In this order, as sw_modify() tests them */
+	if (base->geo.path == SW_ARM_SEED)
+		return sw_move_shape(base, timer, expires, SW_SEED_LVL_BITS, SW_NAMED_CLK_SHIFT,
+				     SW_SEED_RANGE);
+	if (base->geo.path == SW_ARM_MAINLINE)
+		return sw_move_shape(base, timer, expires, SW_MAINLINE_LVL_BITS,
+				     SW_NAMED_CLK_SHIFT, 0);
+	if (base->geo.path == SW_ARM_CLASSIC)
 		return sw_classic_modify(base, timer, expires);
-	}
+	return sw_move_shape(base, timer, expires, base->geo.lvl_bits, base->geo.clk_shift, 0);
 }
 
 /**
@@ -534,15 +908,19 @@ enum sw_modify_result sw_modify(struct sw_base *base, struct sw_timer *timer,
 {
 	if (sw_timer_pending(timer))
 		return sw_modify_pending(base, timer, expires);
-	/* The one dispatch on the kind: each path has its shape in constants */
-	switch (base->geo.kind) {
-	case SW_WHEEL_SEED:
+	/*
+	 * The one dispatch on the path: the named shapes have theirs in
+	 * constants. Tested in this order, any other shape last (a switch lets
+	 * the compiler choose one, which cost the seed wheel 4 instructions
+	 * more on every arm).
+	 */
+	if (base->geo.path == SW_ARM_SEED)
 		return sw_arm_seed(base, timer, expires);
-	case SW_WHEEL_MAINLINE:
+	if (base->geo.path == SW_ARM_MAINLINE)
 		return sw_arm_mainline(base, timer, expires);
-	default:
+	if (base->geo.path == SW_ARM_CLASSIC)
 		return sw_classic_modify(base, timer, expires);
-	}
+	return sw_arm_any(base, timer, expires);
 }
 
 /**
@@ -612,7 +990,7 @@ static int sw_next_pending_bucket(const struct sw_base *base, unsigned int offse
  * delta from the clock. Level n is looked at on ticks that are multiples
  * of its granularity; lvl_clk is the first such tick from the clock on,
  * in units of that granularity (ceil(clk / gran)), and the bucket at
- * lvl_clk + pos comes due at tick (lvl_clk + pos) << 3n.
+ * lvl_clk + pos comes due at tick (lvl_clk + pos) << sn.
  */
 static bool sw_next_bucket_delta(const struct sw_base *base, unsigned int half,
 				 unsigned long *delta)
@@ -628,16 +1006,19 @@ static bool sw_next_bucket_delta(const struct sw_base *base, unsigned int half,
 						 lvl_clk & mask);
 
 		if (pos >= 0) {
-			unsigned long d = ((lvl_clk + pos) << sw_lvl_shift(lvl)) - base->clk;
+			unsigned long d = ((lvl_clk + pos) << sw_lvl_shift(geo, lvl)) - base->clk;
 
 			if (!found || d < *delta)
 				*delta = d;
 			found = true;
 		}
+		if (lvl + 1 == geo->depth)
+			break;
 		/* ceil() into the next level's granularity */
-		lvl_clk = (lvl_clk >> SW_LVL_CLK_SHIFT) + !!(lvl_clk & SW_LVL_CLK_MASK);
+		lvl_clk = (lvl_clk >> geo->clk_shift) +
+			  !!(lvl_clk & (BIT(geo->clk_shift) - 1));
 		/* Nothing further up can come due before what we have */
-		if (found && *delta <= (lvl_clk << sw_lvl_shift(lvl + 1)) - base->clk)
+		if (found && *delta <= (lvl_clk << sw_lvl_shift(geo, lvl + 1)) - base->clk)
 			break;
 	}
 	return found;
@@ -868,6 +1249,7 @@ bool sw_collect_tick(struct sw_base *base, unsigned long now, struct sw_tick *ti
 {
 	const struct sw_geometry *geo = &base->geo;
 	unsigned int mask = sw_lvl_size(geo) - 1;
+	unsigned long clk_mask = BIT(geo->clk_shift) - 1;
 	unsigned long lvl_clk, first;
 	unsigned int lvl;
 
@@ -904,10 +1286,10 @@ bool sw_collect_tick(struct sw_base *base, unsigned long now, struct sw_tick *ti
 
 		sw_collect_bucket(base, tick, idx, last);
 		sw_collect_bucket(base, tick, idx + SW_DEFERRABLE_OFFSET, last);
-		/* The next level is looked at every LVL_CLK_DIV ticks of this one */
-		if (lvl_clk & SW_LVL_CLK_MASK)
+		/* The next level is looked at every 2^clk_shift ticks of this one */
+		if (lvl_clk & clk_mask)
 			break;
-		lvl_clk >>= SW_LVL_CLK_SHIFT;
+		lvl_clk >>= geo->clk_shift;
 	}
 	sw_next_expired(base, tick->clk);
 	base->clk++;
