@@ -16,6 +16,8 @@
  *  the timer_base_idle tracepoint	6.9 on; before, the CPU's idle is
  *					cpu_idle's (found by name when the
  *					mirror starts, sw_live_probe.c)
+ *  the global timer base		6.9 on, with timer_base_idle: the
+ *					bases the mirror models per CPU
  */
 #ifndef _SHADOW_WHEEL_SW_COMPAT_H
 #define _SHADOW_WHEEL_SW_COMPAT_H
@@ -70,6 +72,17 @@ static void name(void *data, struct timer_list *timer, unsigned long expires,	\
 {										\
 	fn(timer, expires, flags, false, 0);					\
 }
+#endif
+
+/*
+ * The kernel's timer bases, as the mirror models them per CPU (an enum
+ * sw_mirror_bases): 6.9 split the standard base into a local and a global
+ * one, and added the timer_base_idle tracepoint with them
+ */
+#ifdef SW_HAVE_TIMER_BASE_IDLE
+#define SW_KERNEL_TIMER_BASES	SW_BASES_LOCAL_GLOBAL_DEF
+#else
+#define SW_KERNEL_TIMER_BASES	SW_BASES_STD_DEF
 #endif
 
 #endif /* _SHADOW_WHEEL_SW_COMPAT_H */

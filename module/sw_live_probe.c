@@ -146,10 +146,11 @@ static void sw_live_feed(struct sw_live *live, const struct sw_live_logged *ent)
 	enum sw_mirror_class class;
 
 	lockdep_assert_held(&sw_live_lock);
-	/* The CPU's own events are counted; the wheels model the timers */
+	/* The CPU's own events go to its model: they have no timer to account */
 	if (sw_live_cpu_event(&ent->ev)) {
 		if (ent->ev.type == SW_EV_SOFTIRQ_ENTRY)
 			live->softirqs++;
+		sw_mirror_handle_event(live->m, &ent->ev, NULL);
 		return;
 	}
 	/* The module's own timers (its traffic, its poll) are not the kernel's */
@@ -446,6 +447,7 @@ static void sw_live_free(struct sw_live *live)
 	kvfree(live->m);
 	kvfree(live->recs);
 	kfree(live->slots);
+	kvfree(live->cpus);
 	kvfree(live->top);
 	sw_live_log_free(&live->log);
 	memset(live, 0, sizeof(*live));
@@ -489,8 +491,9 @@ int sw_live_start_records(unsigned long nr_records, bool with_own)
 	fresh.m = kvzalloc(sizeof(*fresh.m), GFP_KERNEL);
 	fresh.recs = kvcalloc(nr_records, sizeof(*fresh.recs), GFP_KERNEL);
 	fresh.slots = kcalloc(nr_cpu_ids, sizeof(*fresh.slots), GFP_KERNEL);
+	fresh.cpus = kvcalloc(nr_cpu_ids, sizeof(*fresh.cpus), GFP_KERNEL);
 	fresh.top = kvzalloc(sizeof(*fresh.top), GFP_KERNEL);	/* empty */
-	if (!fresh.m || !fresh.recs || !fresh.slots || !fresh.top)
+	if (!fresh.m || !fresh.recs || !fresh.slots || !fresh.cpus || !fresh.top)
 		goto fail;
 	ret = sw_live_log_init(&fresh.log, log_entries);
 	if (ret)
@@ -499,6 +502,7 @@ int sw_live_start_records(unsigned long nr_records, bool with_own)
 	if (ret)
 		goto fail;
 	sw_mirror_add_records(fresh.m, fresh.recs, nr_records);
+	sw_mirror_set_cpus(fresh.m, fresh.cpus, nr_cpu_ids, SW_KERNEL_TIMER_BASES);
 	fresh.nr_recs = nr_records;
 	fresh.with_own = with_own;
 	fresh.started = jiffies;

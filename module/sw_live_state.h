@@ -40,6 +40,7 @@ struct sw_live {
 	struct sw_mirror	*m;
 	struct sw_mirror_rec	*recs;
 	struct sw_mirror_rec	**slots;
+	struct sw_mirror_cpu	*cpus;
 	struct sw_mirror_top	*top;
 	unsigned int		nr_recs;
 	unsigned long		started;

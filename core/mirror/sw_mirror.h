@@ -34,10 +34,10 @@ enum sw_mirror_ev_type {
 	SW_EV_START,		/* timer_start */
 	SW_EV_CANCEL,		/* timer_cancel */
 	SW_EV_EXPIRE,		/* timer_expire_entry */
-	SW_EV_SOFTIRQ_ENTRY,	/* softirq_entry of TIMER_SOFTIRQ: the CPU's timer softirq runs */
+	SW_EV_SOFTIRQ_ENTRY,	/* softirq_entry of TIMER_SOFTIRQ: its timer softirq runs */
 	SW_EV_SOFTIRQ_EXIT,	/* softirq_exit of TIMER_SOFTIRQ */
-	SW_EV_IDLE_ENTER,	/* the CPU goes idle (cpu_idle with a state; 6.12: timer_base_idle true) */
-	SW_EV_IDLE_EXIT,	/* it leaves idle (cpu_idle PWR_EVENT_EXIT; 6.12: timer_base_idle false) */
+	SW_EV_IDLE_ENTER,	/* goes idle: cpu_idle with a state, timer_base_idle true */
+	SW_EV_IDLE_EXIT,	/* leaves it: cpu_idle PWR_EVENT_EXIT, timer_base_idle false */
 };
 
 /* sw_mirror_event::have */
