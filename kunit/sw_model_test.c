@@ -128,6 +128,8 @@ static void sw_model_run(struct sw_model *m, unsigned long now)
 	struct kunit *test = m->test;
 	unsigned int i = 0, first, j;
 
+	/* A long suite under KASAN and TCG: the soft lockup detector's thread runs */
+	cond_resched();
 	m->nr_log = 0;
 	sw_run(m->base, now, sw_model_expired, m);
 	KUNIT_ASSERT_EQ(test, m->base->clk, now + 1);
@@ -297,9 +299,6 @@ static void sw_model_random_ops_match_reference(struct kunit *test)
 		for (op = 0; op < SW_MODEL_OPS; op++) {
 			u32 r = prandom_u32_state(&m.rnd);
 			struct sw_model_timer *mt = &m.timers[(r >> 8) % SW_MODEL_TIMERS];
-
-			/* Long under KASAN and TCG: the soft lockup detector's thread runs */
-			cond_resched();
 
 			switch (r % 100) {
 			case 0 ... 44:

@@ -447,9 +447,9 @@ static void sw_live_free(struct sw_live *live)
 	kvfree(live->m);
 	kvfree(live->recs);
 	kfree(live->slots);
-	kvfree(live->cpus);
 	kvfree(live->top);
 	sw_live_log_free(&live->log);
+	kvfree(live->cpus);
 	memset(live, 0, sizeof(*live));
 }
 
