@@ -475,6 +475,26 @@ static void sw_report_summary_diff(struct sw_print *p, const struct sw_mirror_re
 	sw_printf(p, "\n");
 }
 
+/*
+ * The summary's line on the kernel's timer softirqs: recorded, those that
+ * ran no timer, predicted by the kernel wheel's model of next_expiry, and
+ * the share of the recorded ones the model paired (at their tick, or
+ * raised at an earlier one)
+ */
+static void sw_report_summary_softirqs(struct sw_print *p, const struct sw_mirror_figures *fig)
+{
+	if (!fig->cpus_modelled || !fig->softirq_recorded) {
+		sw_printf(p, "  softirqs  %s\n", fig->cpus_modelled ?
+			  "none recorded: no timer softirq event came" : "not modelled");
+		return;
+	}
+	sw_printf(p,
+		  "  softirqs  %lu recorded (%lu ran no timer), %lu predicted: paired %lu.%lu%%, at the tick %lu.%lu%%\n",
+		  fig->softirq_recorded, fig->softirq_recorded_spurious, fig->softirq_predicted,
+		  fig->softirq_paired_permille / 10, fig->softirq_paired_permille % 10,
+		  fig->softirq_agreement_permille / 10, fig->softirq_agreement_permille % 10);
+}
+
 /**
  * sw_mirror_report_summary - mirror/summary: the report for people
  * @p:		the sink
@@ -501,6 +521,7 @@ void sw_mirror_report_summary(struct sw_print *p, const struct sw_mirror_report 
 	sw_printf(p, "\ndifferential, mainline at HZ=%lu against the kernel's wheel:\n", fig->hz);
 	sw_report_summary_diff(p, rep, SW_DIFF_PLACEMENT);
 	sw_report_summary_diff(p, rep, SW_DIFF_EXPIRY);
+	sw_report_summary_softirqs(p, fig);
 	if (rep->has_top) {
 		sw_printf(p, "\ntimer functions, most events first:\n");
 		for (i = 0; i < fns; i++) {
