@@ -262,13 +262,26 @@ static void sw_spec_format_fits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, strncmp(small, spec, sizeof(small) - 1), 0);
 }
 
+/* Classic's shape has no parameters: any classic geometry is written as its name */
+static void sw_spec_formats_classic_by_name(struct kunit *test)
+{
+	char spec[SW_SPEC_MAX];
+	struct sw_geometry geo;
+
+	KUNIT_ASSERT_EQ(test, sw_geometry_init(&geo, SW_WHEEL_CLASSIC, 250), 0);
+	geo.revolution++;	/* no longer the named one: no rule of the spec fits it */
+	sw_geometry_format(&geo, spec, sizeof(spec));
+	KUNIT_EXPECT_STREQ(test, spec, "classic,hz=250");
+}
+
 SW_TEST_SUITE(sw_spec_suite, "shadow_wheel_spec",
 	      KUNIT_CASE(sw_spec_names_the_named_wheels),
 	      KUNIT_CASE(sw_spec_overrides_a_name),
 	      KUNIT_CASE(sw_spec_rejects_bad_specs),
 	      KUNIT_CASE(sw_spec_message_fits_any_room),
 	      KUNIT_CASE_PARAM(sw_spec_canonical_form_round_trips, sw_test_gen_grid_all_params),
-	      KUNIT_CASE(sw_spec_format_fits));
+	      KUNIT_CASE(sw_spec_format_fits),
+	      KUNIT_CASE(sw_spec_formats_classic_by_name));
 
 kunit_test_suites(&sw_spec_suite);
 

@@ -591,12 +591,14 @@ int sw_geometry_format(const struct sw_geometry *geo, char *buf, size_t size)
 	unsigned int k;
 	size_t len = 0;
 
-	if (!sw_geometry_init(&named, geo->kind, geo->hz) && !memcmp(&named, geo, sizeof(named)))
+	/* A named wheel, and classic whatever it holds: its shape has no parameters */
+	if (geo->kind >= ARRAY_SIZE(sw_spec_rules) ||
+	    (!sw_geometry_init(&named, geo->kind, geo->hz) && !memcmp(&named, geo, sizeof(named))))
 		return snprintf(buf, size, "%s,hz=%u", sw_wheel_kind_name(geo->kind), geo->hz);
 	for (k = 0; k < SW_SPEC_NR_KEYS; k++)
-		len += snprintf(buf + len, len < size ? size - len : 0, "%s=%u,",
-				sw_spec_params[k].name, val[k]);
-	return len + snprintf(buf + len, len < size ? size - len : 0, "%s",
+		len += snprintf(len < size ? buf + len : NULL, len < size ? size - len : 0,
+				"%s=%u,", sw_spec_params[k].name, val[k]);
+	return len + snprintf(len < size ? buf + len : NULL, len < size ? size - len : 0, "%s",
 			      sw_spec_rules[geo->kind]);
 }
 
