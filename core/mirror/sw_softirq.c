@@ -279,7 +279,8 @@ static void sw_sirq_raise(const struct sw_mirror *m, struct sw_mirror_cpu *c, un
 	}
 	if (w == m->kernel_wheel)
 		sw_sirq_predict(&c->diff, t, (c->idle ? SW_SIRQ_WHY_IDLE : 0) |
-				(due == BIT(SW_SIRQ_BASE_GLOBAL) ? SW_SIRQ_WHY_GLOBAL : 0));
+				((due & SW_SIRQ_NONDEF) == BIT(SW_SIRQ_BASE_GLOBAL) ?
+				 SW_SIRQ_WHY_GLOBAL : 0));
 }
 
 /* The CPU's ticks of wheel @w after the last one looked at, up to @v */
