@@ -189,6 +189,7 @@ struct sw_replay {
 	struct sw_replay_trace	t;
 	struct sw_replay_order	order;
 	struct sw_timers	timers;
+	const size_t		*timer_of;	/* per event, its timer's index in @timers */
 	struct sw_mirror	*m;
 	unsigned int		nr_wheels;
 	struct sw_mirror_rec	*recs;
@@ -398,7 +399,7 @@ static void sw_replay_run(struct sw_replay *rp)
 			sw_mirror_handle_event(rp->m, &ev, NULL);
 			continue;
 		}
-		ti = sw_timers_index(&rp->timers, re->timer);
+		ti = rp->timer_of[i];
 		if (re->type == SW_RE_EXPIRE)
 			ev.baseclk = re->kclk;
 		else
@@ -840,6 +841,7 @@ int main(int argc, char **argv)
 			timer_of[j] = sw_timers_index(&rp.timers, rp.t.evs[j].timer);
 	}
 	sw_replay_order(&rp.t, timer_of, rp.timers.nr, &rp.order);
+	rp.timer_of = timer_of;
 	sw_derive_now(&rp);
 	sw_replay_setup(&rp);
 	if (show != SW_SHOW_JSON) {
@@ -894,6 +896,8 @@ int main(int argc, char **argv)
 			struct sw_replay *flip = xcalloc(1, sizeof(*flip));
 
 			flip->t = rp.t;
+			flip->timers = rp.timers;
+			flip->timer_of = rp.timer_of;
 			flip->hz = rp.hz;
 			flip->exact_next = !rp.exact_next;
 			flip->first_now = rp.first_now;
