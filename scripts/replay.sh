@@ -149,6 +149,25 @@ sw_replay_check_one()
 	failed=$((failed + fl))
 }
 
+# The model with the stale-next_expiry rule off (--exact-next) must fail
+# the softirq differential of the trace $1 (named $2), unless the trace
+# does not decide between the two models or recorded no softirq
+sw_replay_check_exact_next()
+{
+	local line
+
+	line=$("$SW_REPLAY_DIR/sw-replay" --exact-next --check "$1" |
+		grep -E '^replay: .*: (ok|FAILED|skipped) softirq differential: ')
+	case $line in
+	*FAILED*)
+		sw_replay_result 0 "$2" "the stale next_expiry rule turned off fails the softirq differential" ;;
+	*undecided*|*skipped*)
+		sw_replay_result 0 "$2" "the stale next_expiry rule turned off: not decided by this trace" ;;
+	*)
+		sw_replay_result 1 "$2" "the stale next_expiry rule turned off passes the softirq differential: ${line#*: }" ;;
+	esac
+}
+
 # The grids (ns) the trace's timestamps are tied to, the coarser one a
 # quarter of a jiffy at HZ=250
 SW_TIE_GRIDS=${SW_TIE_GRIDS:-100000 1000000}
@@ -187,6 +206,7 @@ sw_replay_check()
 		fi
 		sw_replay_check_one "$plain" "$f" || continue
 		sw_replay_check_json "$plain" "$f"
+		sw_replay_check_exact_next "$plain" "$f"
 		sw_replay_check_ties "$plain" "$f"
 	done
 	sw_replay_check_abi
