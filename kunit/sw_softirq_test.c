@@ -279,6 +279,40 @@ static void sw_softirq_differential_needs_the_stale_rule(struct kunit *test)
 }
 
 /*
+ * The model's work for one event is bounded: a budget too small for a
+ * recompute (a walk of the CPU's timers in each wheel) resets the CPU's
+ * model. The softirq it runs while its model cannot be started again is
+ * unmodelled; an own event whose recompute fits follows it again, from the
+ * next_expiry computed afresh.
+ */
+static void sw_softirq_over_budget_resets_the_cpu(struct kunit *test)
+{
+	struct ss *t = ss_stale_first(test);
+	struct ss_fig f;
+
+	sw_mirror_set_cpu_budget(&t->m, 1);
+	ss_cpu(t, SW_EV_IDLE_ENTER, 3);
+	ss_cpu(t, SW_EV_SOFTIRQ_ENTRY, 11);
+	ss_cpu(t, SW_EV_SOFTIRQ_EXIT, 11);
+	f = ss_read(t, 12);
+	KUNIT_EXPECT_EQ(test, f.cpu.resets, 1UL);
+	KUNIT_EXPECT_FALSE(test, f.cpu.seen);
+	KUNIT_EXPECT_EQ(test, f.cpu.recorded, 1UL);
+	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_UNMODELLED], 1UL);
+	KUNIT_EXPECT_EQ(test, f.cpu.predicted, 0UL);
+
+	/* Followed again from +15: timer 1 raises at +21, and nothing else */
+	sw_mirror_set_cpu_budget(&t->m, ULONG_MAX);
+	ss_cpu(t, SW_EV_IDLE_EXIT, 15);
+	f = ss_read(t, 30);
+	KUNIT_EXPECT_TRUE(test, f.cpu.seen);
+	KUNIT_EXPECT_EQ(test, f.cpu.resets, 1UL);
+	KUNIT_EXPECT_EQ(test, f.cpu.predicted, 1UL);
+	KUNIT_EXPECT_EQ(test, f.softirqs, 1UL);
+	KUNIT_EXPECT_EQ(test, f.spurious, 0UL);
+}
+
+/*
  * The CPU's own events, with or without the CPUs modelled, from a CPU out
  * of range, out of order: class cpu, no timer lost, the books balance
  */
@@ -360,6 +394,7 @@ SW_TEST_SUITE(sw_softirq_suite, "shadow_wheel_softirq",
 	      KUNIT_CASE(sw_softirq_612_idle_recomputes_both),
 	      KUNIT_CASE(sw_softirq_differential_needs_the_stale_rule),
 	      KUNIT_CASE(sw_softirq_coarser_wheel_runs_it_later),
+	      KUNIT_CASE(sw_softirq_over_budget_resets_the_cpu),
 	      KUNIT_CASE(sw_softirq_cpu_events_lose_no_timer));
 
 kunit_test_suites(&sw_softirq_suite);

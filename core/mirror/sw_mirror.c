@@ -129,6 +129,7 @@ int sw_mirror_init(struct sw_mirror *m, unsigned int khz, unsigned long now,
 	m->khz = khz;
 	m->budget = SW_MIRROR_BUDGET;
 	m->grace = SW_MIRROR_GRACE;
+	m->cpu_budget = SW_SIRQ_BUDGET;
 	m->now = now;
 	hz[nr_hz++] = khz;
 	for (i = 0; i < ARRAY_SIZE(sw_mirror_vhz); i++) {
@@ -726,6 +727,7 @@ enum sw_mirror_class sw_mirror_handle_event(struct sw_mirror *m, const struct sw
 	}
 	sw_mirror_set_now(m, ev->now);
 	sw_mirror_settle_cancels(m);
+	m->cpu_work = 0;
 
 	/* The CPU's previous event was a cancel: this one may explain it */
 	if (ev->cpu < m->nr_slots) {
@@ -802,6 +804,7 @@ bool sw_mirror_advance(struct sw_mirror *m, unsigned long now)
 	sw_mirror_set_now(m, now);
 	sw_mirror_settle_cancels(m);
 	caught_up = sw_mirror_catch_up(m, m->now, false);
+	m->cpu_work = 0;
 	sw_sirq_catch_up_all(m, m->now);
 	return caught_up;
 }
@@ -841,6 +844,7 @@ void sw_mirror_read_figures(const struct sw_mirror *m, struct sw_mirror_figures 
 		fig->softirq_recorded_spurious += cf.recorded_spurious;
 		fig->softirq_spurious_paired += cf.spurious_paired;
 		fig->softirq_predicted += cf.predicted;
+		fig->softirq_model_resets += cf.resets;
 		for (v = 0; v < SW_SIRQ_NR_VERDICTS; v++)
 			fig->softirq[v] += cf.verdict[v];
 	}

@@ -153,6 +153,13 @@ enum sw_mirror_bases {
 /* Recorded softirqs the differential waits on before it calls a prediction missed */
 #define SW_SIRQ_WINDOW		4
 
+/*
+ * Work the CPUs' model may do for one event, in visits of a timer by a
+ * wheel (a recompute of a base visits each of the CPU's timers): the
+ * live mirror runs it with interrupts off, see sw_mirror_set_cpu_budget()
+ */
+#define SW_SIRQ_BUDGET		8192
+
 /**
  * struct sw_sirq_wheel - one CPU's timer softirq as one wheel would raise it
  * @next:	per base, its next_expiry in the wheel's ticks, as the
@@ -195,6 +202,7 @@ struct sw_sirq_wheel {
 	SW_EM(SW_SIRQ_HISTORY, "history")	/* ran a timer from before the trace */ \
 	SW_EM(SW_SIRQ_TMIGR, "tmigr")		/* 6.12: global timers taken over */ \
 	SW_EM(SW_SIRQ_IDLE_TICK, "idle_tick")	/* the tick kept running in idle */ \
+	SW_EM(SW_SIRQ_UNMODELLED, "unmodelled")	/* its CPU's model was over budget */ \
 	SW_EM(SW_SIRQ_UNPREDICTED, "unpredicted") /* recorded, unexplained */	\
 	SW_EM_LAST(SW_SIRQ_MISSED, "missed")	/* predicted, unexplained */)
 
@@ -239,6 +247,7 @@ struct sw_sirq_pred {
  * @run_history: of those, of timers the mirror has no record of
  * @run_remote:	of those, of timers on another CPU's base
  * @run_idle:	the CPU was idle, as modelled, when it began
+ * @run_unmodelled: the CPU's model was reset when it began (over budget)
  */
 struct sw_sirq_diff {
 	unsigned long		recorded;
@@ -254,14 +263,18 @@ struct sw_sirq_diff {
 	unsigned int		run_history;
 	unsigned int		run_remote;
 	bool			run_idle;
+	bool			run_unmodelled;
 };
 
 /**
  * struct sw_mirror_cpu - what the mirror models of one CPU: its timer
  *	bases' next_expiry per wheel, its idleness, its softirqs
  * @timers:	the records of the timers on its bases (&sw_mirror_rec.on_cpu)
- * @seen:	an event on it came: its ticks are followed from then on
+ * @seen:	an event on it came: its ticks are followed from then on;
+ *		cleared when its model ran out of an event's budget, and
+ *		set again by the next own event whose recompute fits in one
  * @idle:	it is idle (IDLE_ENTER seen, IDLE_EXIT not yet)
+ * @resets:	times its model ran out of an event's budget
  * @diff:	the softirq differential (the kernel wheel's model against
  *		its recorded softirqs)
  * @wheel:	per wheel, its bases and softirqs
@@ -272,6 +285,7 @@ struct sw_mirror_cpu {
 	struct list_head	timers;
 	bool			seen;
 	bool			idle;
+	unsigned long		resets;
 	struct sw_sirq_diff	diff;
 	struct sw_sirq_wheel	wheel[SW_MIRROR_MAX_WHEELS];
 };
@@ -421,6 +435,8 @@ struct sw_mirror_outcome {
  * @cpus:	per CPU, its bases and softirqs (sw_mirror_set_cpus()), or NULL
  * @nr_cpus:	CPUs in @cpus
  * @bases:	the kernel's bases per CPU: which rules @cpus follow
+ * @cpu_budget:	work the CPUs' model may do per event (%SW_SIRQ_BUDGET)
+ * @cpu_work:	work it did for the event in hand
  * @exact_next:	the stale-next_expiry rule off: a delete recomputes the
  *		base's next_expiry (a model the kernel does not follow, for
  *		the test that the differential tells them apart)
@@ -453,6 +469,8 @@ struct sw_mirror {
 	struct sw_mirror_cpu	*cpus;
 	unsigned int		nr_cpus;
 	enum sw_mirror_bases	bases;
+	unsigned long		cpu_budget;
+	unsigned long		cpu_work;
 	bool			exact_next;
 	unsigned long		cpu_events;
 	unsigned long		idle_events;
@@ -522,6 +540,7 @@ void sw_mirror_set_budget(struct sw_mirror *m, unsigned int budget);
 void sw_mirror_set_cpus(struct sw_mirror *m, struct sw_mirror_cpu *cpus, unsigned int nr_cpus,
 			enum sw_mirror_bases bases);
 void sw_mirror_set_exact_next(struct sw_mirror *m, bool exact);
+void sw_mirror_set_cpu_budget(struct sw_mirror *m, unsigned long budget);
 unsigned int sw_mirror_nr_wheels(const struct sw_mirror *m);
 enum sw_mirror_class sw_mirror_handle_event(struct sw_mirror *m, const struct sw_mirror_event *ev,
 					    struct sw_mirror_outcome *out);
@@ -552,6 +571,7 @@ struct sw_sirq_cpu_figures {
 	unsigned long	spurious_paired;
 	unsigned long	predicted;
 	unsigned long	pending;
+	unsigned long	resets;
 	unsigned long	verdict[SW_SIRQ_NR_VERDICTS];
 };
 

@@ -493,6 +493,10 @@ static void sw_report_summary_softirqs(struct sw_print *p, const struct sw_mirro
 		  fig->softirq_recorded, fig->softirq_recorded_spurious, fig->softirq_predicted,
 		  fig->softirq_paired_permille / 10, fig->softirq_paired_permille % 10,
 		  fig->softirq_agreement_permille / 10, fig->softirq_agreement_permille % 10);
+	if (fig->softirq_model_resets)
+		sw_printf(p,
+			  "  softirqs  a CPU's model reset %lu times, over its work per event: %lu runs unmodelled\n",
+			  fig->softirq_model_resets, fig->softirq[SW_SIRQ_UNMODELLED]);
 }
 
 /**

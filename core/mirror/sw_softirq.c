@@ -114,6 +114,23 @@ void sw_mirror_set_exact_next(struct sw_mirror *m, bool exact)
 	m->exact_next = exact;
 }
 
+/**
+ * sw_mirror_set_cpu_budget - how much work the CPUs' model may do per event
+ * @m:		the mirror
+ * @budget:	visits of a timer by a wheel (%SW_SIRQ_BUDGET by default);
+ *		ULONG_MAX never runs out
+ *
+ * The model recomputes a base's next_expiry by a walk of its CPU's
+ * timers, in each wheel. With many timers on one CPU that is more than
+ * the live mirror may do with interrupts off for one event: a CPU whose
+ * model runs out is reset (&sw_mirror_cpu.resets) and followed again from
+ * an own event whose recompute fits.
+ */
+void sw_mirror_set_cpu_budget(struct sw_mirror *m, unsigned long budget)
+{
+	m->cpu_budget = budget;
+}
+
 static struct sw_mirror_cpu *sw_sirq_cpu(const struct sw_mirror *m, unsigned int cpu)
 {
 	return m->cpus && cpu < m->nr_cpus ? &m->cpus[cpu] : NULL;
@@ -136,67 +153,99 @@ static unsigned long sw_sirq_tick_of(const struct sw_mirror *m, const struct sw_
 	return w == m->kernel_wheel ? r->ktick : r->ent[w].bucket_expiry;
 }
 
-/*
- * __next_timer_interrupt() of base @b of @c in wheel @w: the first tick
- * after @after of a timer pending there, or none
- */
-static void sw_sirq_recalc(const struct sw_mirror *m, struct sw_mirror_cpu *c, unsigned int w,
-			   unsigned int b, unsigned long after)
+/* Take tick @tk of a timer on base @b into @next, if it is after @t and @b is in @mask */
+static void sw_sirq_min(unsigned int b, unsigned long tk, unsigned int mask, unsigned long t,
+			unsigned long *next, unsigned int *found)
 {
-	struct sw_sirq_wheel *sw = &c->wheel[w];
-	const struct sw_mirror_rec *r;
-	unsigned long next = 0;
-	bool found = false;
-	unsigned int i;
-
-	list_for_each_entry(r, &c->timers, on_cpu) {
-		unsigned long t;
-
-		if (r->state != SW_REC_PENDING || sw_sirq_base_of(m, r->tflags) != b)
-			continue;
-		t = sw_sirq_tick_of(m, r, w);
-		if (!sw_time_after(t, after))
-			continue;
-		if (!found || sw_time_before(t, next))
-			next = t;
-		found = true;
-	}
-	for (i = 0; i < sw->nr_ghosts; i++) {
-		unsigned long t = sw->ghost[i];
-
-		if (sw->ghost_base[i] != b || !sw_time_after(t, after))
-			continue;
-		if (!found || sw_time_before(t, next))
-			next = t;
-		found = true;
-	}
-	sw->next[b] = next;
-	sw->stale &= ~BIT(b);
-	if (found)
-		sw->none &= ~BIT(b);
-	else
-		sw->none |= BIT(b);
+	if (!(mask & BIT(b)) || !sw_time_after(tk, t))
+		return;
+	if (!(*found & BIT(b)) || sw_time_before(tk, next[b]))
+		next[b] = tk;
+	*found |= BIT(b);
 }
 
-/* Whether a timer of @c is due in wheel @w in (@from, @to]: a run at @to runs it */
-static bool sw_sirq_runs_timer(const struct sw_mirror *m, const struct sw_mirror_cpu *c,
-			       unsigned int w, unsigned long from, unsigned long to)
+/*
+ * One walk of @c's timers and ghosts in wheel @w: for each base in @mask,
+ * @next gets the first tick after @t of a timer pending there
+ * (__next_timer_interrupt()), and @found the bases that have one; @runs,
+ * if not NULL, whether a timer is due in (@from, @t], which a run at @t
+ * runs. Each timer visited is charged to the event's budget: false, and
+ * nothing to go by, if it ran out.
+ */
+static bool sw_sirq_scan(struct sw_mirror *m, const struct sw_mirror_cpu *c, unsigned int w,
+			 unsigned int mask, unsigned long from, unsigned long t,
+			 unsigned long *next, unsigned int *found, bool *runs)
 {
 	const struct sw_sirq_wheel *sw = &c->wheel[w];
 	const struct sw_mirror_rec *r;
 	unsigned int i;
 
+	*found = 0;
+	if (runs)
+		*runs = false;
 	list_for_each_entry(r, &c->timers, on_cpu) {
-		unsigned long t = sw_sirq_tick_of(m, r, w);
+		unsigned long tk;
 
-		if (r->state == SW_REC_PENDING && sw_time_after(t, from) && !sw_time_after(t, to))
-			return true;
+		if (m->cpu_work >= m->cpu_budget)
+			return false;
+		m->cpu_work++;
+		if (r->state != SW_REC_PENDING)
+			continue;
+		tk = sw_sirq_tick_of(m, r, w);
+		if (runs && sw_time_after(tk, from) && !sw_time_after(tk, t))
+			*runs = true;
+		sw_sirq_min(sw_sirq_base_of(m, r->tflags), tk, mask, t, next, found);
 	}
 	for (i = 0; i < sw->nr_ghosts; i++) {
-		if (sw_time_after(sw->ghost[i], from) && !sw_time_after(sw->ghost[i], to))
-			return true;
+		unsigned long tk = sw->ghost[i];
+
+		if (runs && sw_time_after(tk, from) && !sw_time_after(tk, t))
+			*runs = true;
+		sw_sirq_min(sw->ghost_base[i], tk, mask, t, next, found);
 	}
-	return false;
+	return true;
+}
+
+/* The bases in @mask of wheel @w recomputed from a scan: next_expiry_recalc cleared */
+static void sw_sirq_set_next(struct sw_sirq_wheel *sw, unsigned int mask,
+			     const unsigned long *next, unsigned int found)
+{
+	unsigned int b;
+
+	for (b = 0; b < SW_SIRQ_NR_BASES; b++) {
+		if (!(mask & BIT(b)))
+			continue;
+		sw->next[b] = found & BIT(b) ? next[b] : 0;
+		sw->stale &= ~BIT(b);
+		if (found & BIT(b))
+			sw->none &= ~BIT(b);
+		else
+			sw->none |= BIT(b);
+	}
+}
+
+/* Recompute the bases in @mask of @c in wheel @w after tick @after; false if over budget */
+static bool sw_sirq_recalc(struct sw_mirror *m, struct sw_mirror_cpu *c, unsigned int w,
+			   unsigned int mask, unsigned long after)
+{
+	unsigned long next[SW_SIRQ_NR_BASES];
+	unsigned int found;
+
+	if (!sw_sirq_scan(m, c, w, mask, after, after, next, &found, NULL))
+		return false;
+	sw_sirq_set_next(&c->wheel[w], mask, next, found);
+	return true;
+}
+
+/*
+ * The CPU's model ran out of the event's budget: it is followed again from
+ * its next own event whose recompute fits in one, and the softirqs it runs
+ * until then are unmodelled
+ */
+static void sw_sirq_reset(struct sw_mirror_cpu *c)
+{
+	c->seen = false;
+	c->resets++;
 }
 
 /* The ghosts a run at @t ran */
@@ -254,37 +303,42 @@ static void sw_sirq_predict(struct sw_sirq_diff *d, unsigned long tick, unsigned
 	d->pred[d->nr_pred++] = (struct sw_sirq_pred){ .tick = tick, .why = why };
 }
 
-/* run_local_timers() raised TIMER_SOFTIRQ at tick @t of wheel @w: run_timer_softirq() */
-static void sw_sirq_raise(const struct sw_mirror *m, struct sw_mirror_cpu *c, unsigned int w,
+/*
+ * run_local_timers() raised TIMER_SOFTIRQ at tick @t of wheel @w:
+ * run_timer_softirq(); false if the model ran out of budget first
+ */
+static bool sw_sirq_raise(struct sw_mirror *m, struct sw_mirror_cpu *c, unsigned int w,
 			  unsigned long t)
 {
 	struct sw_sirq_wheel *sw = &c->wheel[w];
-	unsigned int b, due = 0;
+	unsigned long next[SW_SIRQ_NR_BASES];
+	unsigned int b, due = 0, found;
+	bool runs;
 
 	for (b = 0; b < SW_SIRQ_NR_BASES; b++) {
 		if (!(sw->none & BIT(b)) && !sw_time_after(sw->next[b], t))
 			due |= BIT(b);
 	}
+	/* __run_timers() runs, and recomputes, only a base that is due */
+	if (!sw_sirq_scan(m, c, w, due, sw->ran, t, next, &found, &runs))
+		return false;
 	sw->softirqs++;
-	if (!sw_sirq_runs_timer(m, c, w, sw->ran, t))
+	if (!runs)
 		sw->spurious++;
 	if (c->idle)
 		sw->wakeups++;
 	sw->ran = t;
 	sw_sirq_ghosts_ran(sw, t);
-	/* __run_timers() runs, and recomputes, only a base that is due */
-	for (b = 0; b < SW_SIRQ_NR_BASES; b++) {
-		if (due & BIT(b))
-			sw_sirq_recalc(m, c, w, b, t);
-	}
+	sw_sirq_set_next(sw, due, next, found);
 	if (w == m->kernel_wheel)
 		sw_sirq_predict(&c->diff, t, (c->idle ? SW_SIRQ_WHY_IDLE : 0) |
 				((due & SW_SIRQ_NONDEF) == BIT(SW_SIRQ_BASE_GLOBAL) ?
 				 SW_SIRQ_WHY_GLOBAL : 0));
+	return true;
 }
 
-/* The CPU's ticks of wheel @w after the last one looked at, up to @v */
-static void sw_sirq_ticks(const struct sw_mirror *m, struct sw_mirror_cpu *c, unsigned int w,
+/* The CPU's ticks of wheel @w after the last one looked at, up to @v; false if over budget */
+static bool sw_sirq_ticks(struct sw_mirror *m, struct sw_mirror_cpu *c, unsigned int w,
 			  unsigned long v)
 {
 	struct sw_sirq_wheel *sw = &c->wheel[w];
@@ -298,10 +352,12 @@ static void sw_sirq_ticks(const struct sw_mirror *m, struct sw_mirror_cpu *c, un
 		if (sw_time_after(t, v))
 			break;
 		sw->tick = t;
-		sw_sirq_raise(m, c, w, t);
+		if (!sw_sirq_raise(m, c, w, t))
+			return false;
 	}
 	if (sw_time_after(v, sw->tick))
 		sw->tick = v;
+	return true;
 }
 
 /**
@@ -315,7 +371,7 @@ static void sw_sirq_ticks(const struct sw_mirror *m, struct sw_mirror_cpu *c, un
 void sw_sirq_catch_up(struct sw_mirror *m, unsigned int cpu, unsigned long j, bool own)
 {
 	struct sw_mirror_cpu *c = sw_sirq_cpu(m, cpu);
-	unsigned int w, b;
+	unsigned int w;
 
 	if (!c || (!c->seen && !own))
 		return;
@@ -324,13 +380,15 @@ void sw_sirq_catch_up(struct sw_mirror *m, unsigned int cpu, unsigned long j, bo
 		unsigned long v = sw_hz_clock(&m->wheels[w].hz, j);
 
 		if (c->seen) {
-			sw_sirq_ticks(m, c, w, v);
-			continue;
+			if (sw_sirq_ticks(m, c, w, v))
+				continue;
+			sw_sirq_reset(c);
+			return;
 		}
 		sw->tick = v;
 		sw->ran = v;
-		for (b = 0; b < SW_SIRQ_NR_BASES; b++)
-			sw_sirq_recalc(m, c, w, b, v);
+		if (!sw_sirq_recalc(m, c, w, SW_SIRQ_ALL, v))
+			return;
 	}
 	c->seen = true;
 }
@@ -387,13 +445,15 @@ void sw_sirq_delete(struct sw_mirror *m, struct sw_mirror_rec *r)
 	struct sw_mirror_cpu *c = sw_sirq_cpu(m, sw_ktimer_cpu(r->tflags));
 	unsigned int b = sw_sirq_base_of(m, r->tflags), w;
 
-	if (!c)
+	if (!c || !c->seen)
 		return;
 	for (w = 0; w < m->nr_wheels; w++) {
-		if (m->exact_next)
-			sw_sirq_recalc(m, c, w, b, c->wheel[w].tick);
-		else
+		if (!m->exact_next) {
 			c->wheel[w].stale |= BIT(b);
+		} else if (!sw_sirq_recalc(m, c, w, BIT(b), c->wheel[w].tick)) {
+			sw_sirq_reset(c);
+			return;
+		}
 	}
 }
 
@@ -467,6 +527,10 @@ static void sw_sirq_run_begin(struct sw_mirror_cpu *c, unsigned long j)
 	d->run_history = 0;
 	d->run_remote = 0;
 	d->run_idle = c->idle;
+	d->run_matched = false;
+	d->run_unmodelled = !c->seen;
+	if (d->run_unmodelled)
+		return;
 	/* Too old to be this run's */
 	while (n < d->nr_pred && sw_time_before(d->pred[n].tick, j - SW_SIRQ_WINDOW))
 		sw_sirq_unmatched(d, &d->pred[n++]);
@@ -496,7 +560,9 @@ static void sw_sirq_run_end(struct sw_mirror_cpu *c)
 	}
 	if (d->run_matched)
 		return;
-	if (d->run_history)
+	if (d->run_unmodelled)
+		d->verdict[SW_SIRQ_UNMODELLED]++;
+	else if (d->run_history)
 		d->verdict[SW_SIRQ_HISTORY]++;
 	else if (d->run_remote)
 		d->verdict[SW_SIRQ_TMIGR]++;
@@ -511,15 +577,18 @@ static void sw_sirq_run_end(struct sw_mirror_cpu *c)
  * next_timer_interrupt(): the non-deferrable bases marked for
  * recalculation are recomputed
  */
-static void sw_sirq_idle(const struct sw_mirror *m, struct sw_mirror_cpu *c)
+static void sw_sirq_idle(struct sw_mirror *m, struct sw_mirror_cpu *c)
 {
-	unsigned int w, b;
+	unsigned int w, mask;
 
 	c->idle = true;
+	if (!c->seen)
+		return;
 	for (w = 0; w < m->nr_wheels; w++) {
-		for (b = 0; b < SW_SIRQ_NR_BASES; b++) {
-			if ((SW_SIRQ_NONDEF & BIT(b)) && (c->wheel[w].stale & BIT(b)))
-				sw_sirq_recalc(m, c, w, b, c->wheel[w].tick);
+		mask = c->wheel[w].stale & SW_SIRQ_NONDEF;
+		if (mask && !sw_sirq_recalc(m, c, w, mask, c->wheel[w].tick)) {
+			sw_sirq_reset(c);
+			return;
 		}
 	}
 }
@@ -601,5 +670,6 @@ void sw_mirror_read_cpu(const struct sw_mirror *m, unsigned int cpu,
 	fig->spurious_paired = c->diff.spurious_paired;
 	fig->predicted = c->diff.predicted;
 	fig->pending = c->diff.nr_pred;
+	fig->resets = c->resets;
 	memcpy(fig->verdict, c->diff.verdict, sizeof(fig->verdict));
 }

@@ -10,7 +10,6 @@
 
 #include "sw_mirror.h"
 
-void sw_sirq_init(struct sw_mirror *m);
 void sw_sirq_catch_up(struct sw_mirror *m, unsigned int cpu, unsigned long j, bool own);
 void sw_sirq_catch_up_all(struct sw_mirror *m, unsigned long j);
 void sw_sirq_enqueue(struct sw_mirror *m, struct sw_mirror_rec *r);

@@ -354,6 +354,7 @@ static void sw_replay_setup(struct sw_replay *rp)
 	/* Every timer has a record, and no wheel is ever left behind */
 	sw_mirror_add_records(rp->m, rp->recs, rp->timers.nr);
 	sw_mirror_set_budget(rp->m, UINT_MAX);
+	sw_mirror_set_cpu_budget(rp->m, ULONG_MAX);
 	rp->nr_wheels = sw_mirror_nr_wheels(rp->m);
 	rp->place = xcalloc(rp->timers.nr * rp->nr_wheels, sizeof(*rp->place));
 	rp->base_of = xcalloc(rp->timers.nr, sizeof(*rp->base_of));
