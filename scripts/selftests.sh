@@ -12,6 +12,10 @@
 #   debug           our x86_64 HZ=250 debug kernel (lockdep, KASAN, kmemleak...)
 #   all             the whole matrix in turn (default; SW_VM_KERNELS in sw-lib-vm.sh)
 #
+#   scripts/selftests.sh [--smp N] [K|all]...
+#
+# --smp N boots the guests with N CPUs (default 2; docs/testing.rst names
+# the many-CPU runs).
 # The selftests are built with their Makefile in a scratch copy of the repo;
 # for each kernel the module is built for it, the built selftests directory
 # goes into the guest as /selftests and /selftests/run.sh runs them there, the
@@ -42,7 +46,7 @@ SW_SELFTESTS_LOGS_KEEP=${SW_SELFTESTS_LOGS_KEEP:-10}
 
 usage()
 {
-	echo "usage: $0 [K|all]..., K: $SW_VM_KERNELS $SW_VM_EXTRA_KERNELS" >&2
+	echo "usage: $0 [--smp N] [K|all]..., K: $SW_VM_KERNELS $SW_VM_EXTRA_KERNELS" >&2
 	exit 2
 }
 
@@ -169,10 +173,11 @@ sw_selftests_run()
 		printf 'cd /selftests || exit 1\nsh ./run.sh %s\n' "$progs"
 	} > "$guest"
 	[ -n "$accel" ] && what="$kernel (-accel $accel)"
+	[ "$smp" -eq 2 ] || what="$what, $smp CPUs"
 	sw_log "selftests: $what"
 	SW_VM_ACCEL=${accel:-${SW_VM_ACCEL:-}} \
 		"$SW_ROOT/scripts/vm.sh" --kernel "$kernel" --timeout "$SW_SELFTESTS_TIMEOUT" \
-		--file "$built:/selftests" "$guest" 2>&1 | tee "$log"
+		--smp "$smp" --file "$built:/selftests" "$guest" 2>&1 | tee "$log"
 	rc=${PIPESTATUS[0]}
 	counts=$(sw_selftests_count "$log")
 	read -r p f s <<< "$counts"
@@ -250,6 +255,9 @@ sw_selftests_keep()
 	done < <(sed -n 's/^\(# \)*\(not ok [0-9]* .*\)/\2/p' "$log" | sort -u)
 }
 
+smp=2
+sw_options 'smp=[1-9][0-9]*' -- "$@"
+shift "$sw_optind"
 kernels=("$@")
 [ ${#kernels[@]} -eq 0 ] && kernels=(all)
 # shellcheck disable=SC2206

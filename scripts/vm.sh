@@ -322,6 +322,8 @@ sw_vm_known_kernel "$kernel" || usage
 if [ -z "$mem" ]; then
 	mem=1024
 	[ "$kernel" = debug ] && mem=2048
+	# The per-CPU data of a guest with many CPUs
+	[ "$smp" -le 2 ] || mem=$((mem + 64 * (smp - 2)))
 fi
 
 start=$SECONDS

@@ -10,7 +10,8 @@
  * wheel at the kernel's HZ must agree with the kernel's own wheel (each
  * mismatch explained), and no wheel may run a timer early or the
  * mainline one at the kernel's HZ later than its level's granularity. It
- * follows a CPU going offline, keeps up when its log is too small for the
+ * follows a CPU going offline, and all but the first going at once (with
+ * shadow timers pending), keeps up when its log is too small for the
  * traffic (the probes drain it then), and turns bad input away. It counts
  * every run of the kernel's timer softirq, as /proc/softirqs does, and
  * none once stopped. Stopping, starting and unloading under that traffic
@@ -96,8 +97,8 @@ TEST_F_TIMEOUT(mirror, follows_real_traffic, 120)
 		EXPECT_LT(0U, mr.wheel[w].expired);
 		EXPECT_EQ(0U, mr.wheel[w].dropped);
 	}
-	swt_msg("seen %llu, expired %llu, cancelled %llu, pending %llu",
-		mr.wheel[0].seen, mr.wheel[0].expired,
+	swt_msg("%u CPUs: seen %llu, expired %llu (%llu remotely), cancelled %llu, pending %llu",
+		swt_cpus_online(NULL), mr.wheel[0].seen, mr.wheel[0].expired, mr.expired_remote,
 		mr.wheel[0].cancelled, mr.wheel[0].pending);
 
 	/*
@@ -157,6 +158,65 @@ TEST_F_TIMEOUT(mirror, follows_a_cpu_going_offline, 120)
 	swt_sleep_ms(500);
 	swt_expect_mirror(_metadata, &mr, true);
 	EXPECT_LT(0U, mr.wheel[0].expired);
+}
+
+/*
+ * Every CPU but the first goes offline at once under real traffic, with
+ * the mirror on and shadow timers pending on each, and all come back at
+ * once: the mirror's books balance, its log lost nothing, the
+ * differential explains every mismatch, and every shadow timer runs
+ */
+TEST_F_TIMEOUT(mirror, follows_cpus_going_offline_at_once, 300)
+{
+	struct swt_poll poll = { .grace_ms = 2000, .poll_ms = 100 };
+	struct swt_arm arm = { .cpu = -1, .lo = 500, .hi = 4000, .ms = true };
+	unsigned int cpus[SWT_MAX_CPUS], n, what;
+	struct swt_mirror_diff d;
+	struct swt_traffic t;
+	struct swt_mirror mr;
+	struct swt_stats st;
+	char why[256];
+	u64 j, total;
+
+	if (_metadata->skip)
+		return;
+	n = swt_cpus_online(cpus);
+	if (n < 2 || cpus[0] != 0)
+		SKIP(return, "needs CPU 0 and another online");
+	arm.count = 100 * n;
+	ASSERT_EQ(0, swt_arm(&self->geo, &arm)) TH_LOG("%s", swt_error());
+	ASSERT_EQ(0, swt_tcp_traffic_start(&t, 4000)) TH_LOG("%s", swt_error());
+	swt_sleep_ms(500);
+	ASSERT_EQ(0, swt_cpus_set_online(cpus + 1, n - 1, false)) TH_LOG("%s", swt_error());
+	EXPECT_EQ(1U, swt_cpus_online(NULL));
+	swt_sleep_ms(1000);
+	ASSERT_EQ(0, swt_cpus_set_online(cpus + 1, n - 1, true)) TH_LOG("%s", swt_error());
+	EXPECT_EQ(n, swt_cpus_online(NULL));
+	swt_tcp_traffic_stop(&t);
+	swt_sleep_ms(500);
+
+	swt_expect_mirror(_metadata, &mr, true);
+	EXPECT_EQ(0U, mr.anomalies) TH_LOG("event sequences the kernel does not make");
+	swt_msg("%u CPUs: %llu timers seen, %llu expired, %llu of them on another CPU",
+		n, mr.wheel[0].seen, mr.wheel[0].expired, mr.expired_remote);
+	ASSERT_EQ(0, swt_mirror_diff_read(&d)) TH_LOG("%s", swt_error());
+	for (what = 0; what < 2; what++) {
+		swt_msg("%u CPUs, %s: %llu of %llu match, %llu unexplained", n,
+			what ? "expiry" : "placement", d.match[what], d.compared[what],
+			d.unexplained[what]);
+		EXPECT_EQ(0U, d.unexplained[what]);
+	}
+
+	poll.due = swt_arms_last_tick(&arm, 1, &total);
+	do {
+		ASSERT_EQ(0, swt_stats_read(&st)) TH_LOG("%s", swt_error());
+		ASSERT_EQ(0, swt_jiffies(&j)) TH_LOG("%s", swt_error());
+		ASSERT_TRUE(swt_stats_sane(&st, why, sizeof(why))) TH_LOG("%s", why);
+	} while (st.total.pending && swt_poll_again(&poll, j));
+	swt_msg("%llu shadow timers, %llu moved off the CPUs that went", total,
+		st.total.migrated);
+	EXPECT_EQ(total, st.total.expired) TH_LOG("%llu still pending", st.total.pending);
+	EXPECT_EQ(st.total.migrated, SWT_CPU_SUM(&st, migrated_in));
 }
 
 /* A log of 64 events fills under TCP: the probes drain it, nothing is lost */

@@ -94,6 +94,7 @@ static const struct {
 	SWT_MK("log_softirqs", log_softirqs, u64),
 	SWT_MK("cpus_modelled", cpus_modelled, unsigned int),
 	SWT_MK("softirq_recorded", softirq_recorded, u64),
+	SWT_MK("expired_remote", expired_remote, u64),
 };
 
 /* A line of mirror/stats other than a wheel's: one figure, if the tests read it */

@@ -61,6 +61,7 @@ bool swt_cpu_online(unsigned int cpu);
 unsigned int swt_cpus_online(unsigned int cpus[SWT_MAX_CPUS]);
 unsigned int swt_cpus_possible(void);
 int swt_cpu_set_online(unsigned int cpu, bool online);
+int swt_cpus_set_online(const unsigned int *cpus, unsigned int n, bool online);
 int swt_pin_to_cpu(unsigned int cpu);
 
 /* The kernel log: a reader at its end, and how many records came since */
@@ -300,6 +301,7 @@ struct swt_mirror {
 	u64 log_softirqs;		/* TIMER_SOFTIRQ runs through the log */
 	unsigned int cpus_modelled;	/* CPUs whose softirqs the mirror models, */
 	u64 softirq_recorded;		/* and the runs it took in (0 when none) */
+	u64 expired_remote;		/* expiries run on another CPU than the timer's base's */
 	unsigned int nr_wheels;
 	struct swt_mirror_wheel wheel[SWT_MIRROR_MAX_WHEELS];
 };

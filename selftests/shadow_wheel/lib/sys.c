@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -216,6 +217,47 @@ int swt_cpu_set_online(unsigned int cpu, bool online)
 
 	snprintf(path, sizeof(path), SWT_SYSFS_CPU "/cpu%u/online", cpu);
 	return swt_write_file(path, online ? "1" : "0", 1);
+}
+
+struct swt_hotplug {
+	pthread_t	thread;
+	unsigned int	cpu;
+	bool		online;
+	bool		started;	/* in a thread of its own, to join */
+	int		ret;
+};
+
+static void *swt_hotplug_one(void *arg)
+{
+	struct swt_hotplug *h = arg;
+
+	h->ret = swt_cpu_set_online(h->cpu, h->online);
+	return NULL;
+}
+
+/* The @n CPUs of @cpus taken online or offline at once, a thread each: 0 or the first error */
+int swt_cpus_set_online(const unsigned int *cpus, unsigned int n, bool online)
+{
+	struct swt_hotplug h[SWT_MAX_CPUS];
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < n; i++) {
+		h[i] = (struct swt_hotplug){ .cpu = cpus[i], .online = online };
+		h[i].started = !pthread_create(&h[i].thread, NULL, swt_hotplug_one, &h[i]);
+		if (!h[i].started)
+			swt_hotplug_one(&h[i]);
+	}
+	for (i = 0; i < n; i++) {
+		if (h[i].started)
+			pthread_join(h[i].thread, NULL);
+		if (h[i].ret && !ret) {
+			ret = h[i].ret;
+			swt_set_error("cpu%u %s: %s", h[i].cpu, online ? "online" : "offline",
+				      strerror(-ret));
+		}
+	}
+	return ret;
 }
 
 int swt_pin_to_cpu(unsigned int cpu)
