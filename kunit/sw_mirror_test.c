@@ -188,9 +188,244 @@ static void sw_mirror_rejects_unknown_hz(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sw_mirror_init(m, 0, 0, slots, 1), -EINVAL);
 }
 
+/* A geometry from a spec, or the test fails */
+static void sw_mt_geo(struct kunit *test, struct sw_geometry *geo, const char *spec)
+{
+	char err[SW_SPEC_ERR_MAX] = "";
+
+	KUNIT_ASSERT_EQ_MSG(test, sw_geometry_parse(geo, spec, 250, err, sizeof(err)), 0,
+			    "%s: %s", spec, err);
+}
+
+/* Without the defaults: the kernel's wheel alone, first, and room for 15 more */
+static void sw_mirror_kernel_wheel_alone(struct kunit *test)
+{
+	struct sw_mt *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	struct sw_geometry geo;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_ASSERT_EQ(test, sw_mirror_init_wheels(&t->m, 300, SW_MT_J0, t->slots, SW_MT_CPUS,
+						    false), 0);
+	KUNIT_EXPECT_EQ(test, sw_mirror_nr_wheels(&t->m), 1U);
+	KUNIT_EXPECT_EQ(test, t->m.kernel_wheel, 0U);
+	KUNIT_EXPECT_EQ(test, t->m.wheels[0].base.geo.kind, SW_WHEEL_MAINLINE);
+	KUNIT_EXPECT_EQ(test, t->m.wheels[0].hz.vhz, 300U);
+	KUNIT_EXPECT_EQ(test, t->m.wheels[0].base.clk, SW_MT_J0);
+	sw_mt_geo(test, &geo, "bits=5,shift=2,depth=8,hz=24,cascade");
+	for (i = 1; i < SW_MIRROR_MAX_WHEELS; i++)
+		KUNIT_EXPECT_EQ(test, sw_mirror_add_wheel(&t->m, &geo), 0);
+	KUNIT_EXPECT_EQ(test, sw_mirror_nr_wheels(&t->m), (unsigned int)SW_MIRROR_MAX_WHEELS);
+	KUNIT_EXPECT_EQ(test, sw_mirror_add_wheel(&t->m, &geo), -ENOSPC);
+	KUNIT_EXPECT_TRUE(test, sw_mirror_consistent(&t->m));
+}
+
+/*
+ * A few timers over four CPUs, started, requeued, cancelled and expired at
+ * the kernel wheel's ticks, with the CPUs' softirqs and idle
+ */
+static void sw_mt_traffic(struct sw_mt *t)
+{
+	struct sw_mirror_event cpu_ev = { .cpu = 1 };
+	unsigned long j = SW_MT_J0, tick;
+	unsigned int i, round;
+
+	for (round = 0; round < 3; round++) {
+		for (i = 0; i < 6; i++)
+			sw_mt_start(t, i, i % SW_MT_CPUS, j + i, j + 3 + 37 * i * (round + 1));
+		/* Timer 5 requeued, timer 4 cancelled */
+		sw_mt_cancel(t, 5, 1, j + 6);
+		sw_mt_start(t, 5, 1, j + 6, j + 900);
+		sw_mt_cancel(t, 4, 0, j + 7);
+		for (i = 0; i < 4; i++) {
+			sw_mt_start(t, i, i, j + 8, j + 9 + 5 * i);
+			tick = t->out.wheel[t->m.kernel_wheel].tick;
+			cpu_ev.cpu = i;
+			cpu_ev.now = tick;
+			cpu_ev.type = SW_EV_SOFTIRQ_ENTRY;
+			sw_mt_event(t, &cpu_ev);
+			sw_mt_cancel(t, i, i, tick);
+			sw_mt_expire(t, i, i, tick, tick);
+			cpu_ev.type = SW_EV_SOFTIRQ_EXIT;
+			sw_mt_event(t, &cpu_ev);
+			cpu_ev.type = SW_EV_IDLE_ENTER;
+			sw_mt_event(t, &cpu_ev);
+			cpu_ev.now = tick + 30;
+			cpu_ev.type = SW_EV_IDLE_EXIT;
+			sw_mt_event(t, &cpu_ev);
+		}
+		j += 400;
+	}
+	sw_mirror_advance(&t->m, j + 5000);
+}
+
+/*
+ * A wheel added equal to a default one is placed, run and counted as that
+ * one, softirqs and idle wakeups included: the same figures
+ */
+static void sw_mirror_added_wheel_runs_as_a_default_one(struct kunit *test)
+{
+	static const char * const specs[] = { "mainline,hz=1000", "seed,hz=100", "classic,hz=250" };
+	struct sw_mt *t = sw_mt_new(test, 250, SW_MT_J0, SW_MT_RECS);
+	struct sw_mirror_cpu *cpus = kunit_kcalloc(test, SW_MT_CPUS, sizeof(*cpus), GFP_KERNEL);
+	struct sw_mirror_figures *fig = kunit_kzalloc(test, sizeof(*fig), GFP_KERNEL);
+	unsigned int nr = sw_mirror_nr_wheels(&t->m), i, w;
+	struct sw_geometry geo;
+
+	KUNIT_ASSERT_NOT_NULL(test, cpus);
+	KUNIT_ASSERT_NOT_NULL(test, fig);
+	sw_mirror_set_cpus(&t->m, cpus, SW_MT_CPUS, SW_BASES_STD_DEF);
+	for (i = 0; i < ARRAY_SIZE(specs); i++) {
+		sw_mt_geo(test, &geo, specs[i]);
+		KUNIT_EXPECT_EQ(test, sw_mirror_add_wheel(&t->m, &geo), 0);
+	}
+	KUNIT_ASSERT_EQ(test, sw_mirror_nr_wheels(&t->m), nr + 3);
+	sw_mt_traffic(t);
+	KUNIT_EXPECT_TRUE(test, sw_mirror_consistent(&t->m));
+	sw_mirror_read_figures(&t->m, fig);
+	KUNIT_EXPECT_EQ(test, fig->wheels, (unsigned long)nr + 3);
+	KUNIT_EXPECT_GT(test, fig->expired, 0UL);
+	for (i = 0; i < ARRAY_SIZE(specs); i++) {
+		const struct sw_mirror_wheel_figures *added = &fig->wheel[nr + i];
+
+		for (w = 0; w < nr; w++) {
+			if (!strcmp(fig->wheel[w].name, added->name))
+				break;
+		}
+		KUNIT_ASSERT_LT_MSG(test, w, nr, "%s: no default wheel of that name", added->name);
+		KUNIT_EXPECT_GT_MSG(test, added->softirqs, 0UL, "%s", added->name);
+		KUNIT_EXPECT_GT_MSG(test, added->due_ticks, 0UL, "%s", added->name);
+		KUNIT_EXPECT_EQ_MSG(test, memcmp(added, &fig->wheel[w], sizeof(*added)), 0,
+				    "%s: figures differ from the default wheel's", added->name);
+	}
+}
+
+/* -ENOSPC, -EBUSY, -EINVAL: the mirror as it was, byte for byte */
+static void sw_mirror_add_wheel_errors_change_nothing(struct kunit *test)
+{
+	struct sw_mt *t = sw_mt_new(test, 300, SW_MT_J0, SW_MT_RECS);
+	struct sw_mirror *before = kunit_kzalloc(test, sizeof(*before), GFP_KERNEL);
+	struct sw_geometry geo, bad;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, before);
+	sw_mt_geo(test, &geo, "bits=4,shift=3,depth=6,hz=500,clamp");
+	/* Not a geometry the parser makes: HZ out of range, a shape changed by hand */
+	bad = geo;
+	bad.hz = SW_MAX_HZ + 1;
+	*before = t->m;
+	KUNIT_EXPECT_EQ(test, sw_mirror_add_wheel(&t->m, &bad), -EINVAL);
+	bad = geo;
+	bad.hz = 0;
+	KUNIT_EXPECT_EQ(test, sw_mirror_add_wheel(&t->m, &bad), -EINVAL);
+	bad = geo;
+	bad.depth = SW_MAX_DEPTH + 1;
+	KUNIT_EXPECT_EQ(test, sw_mirror_add_wheel(&t->m, &bad), -EINVAL);
+	bad = geo;
+	bad.lvl_start[2]++;
+	KUNIT_EXPECT_EQ(test, sw_mirror_add_wheel(&t->m, &bad), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sw_mirror_add_wheel(&t->m, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, memcmp(before, &t->m, sizeof(*before)), 0);
+
+	/* 12 at HZ 300: four more fit */
+	for (i = sw_mirror_nr_wheels(&t->m); i < SW_MIRROR_MAX_WHEELS; i++)
+		KUNIT_EXPECT_EQ(test, sw_mirror_add_wheel(&t->m, &geo), 0);
+	*before = t->m;
+	KUNIT_EXPECT_EQ(test, sw_mirror_add_wheel(&t->m, &geo), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, memcmp(before, &t->m, sizeof(*before)), 0);
+
+	t = sw_mt_new(test, 250, SW_MT_J0, SW_MT_RECS);
+	sw_mt_start(t, 0, 0, SW_MT_J0, SW_MT_J0 + 10);
+	*before = t->m;
+	KUNIT_EXPECT_EQ(test, sw_mirror_add_wheel(&t->m, &geo), -EBUSY);
+	KUNIT_EXPECT_EQ(test, memcmp(before, &t->m, sizeof(*before)), 0);
+	/* Advancing starts the clocks as an event does */
+	t = sw_mt_new(test, 250, SW_MT_J0, SW_MT_RECS);
+	sw_mirror_advance(&t->m, SW_MT_J0 + 1);
+	KUNIT_EXPECT_EQ(test, sw_mirror_add_wheel(&t->m, &geo), -EBUSY);
+	KUNIT_EXPECT_EQ(test, sw_mirror_nr_wheels(&t->m), 9U);
+}
+
+/*
+ * A wheel's name: "kind.hz" for a named wheel at a HZ, as the defaults'
+ * always were; any other shape its canonical spec, in the figures too
+ */
+static void sw_mirror_wheel_names(struct kunit *test)
+{
+	static const struct {
+		const char *spec;
+		const char *name;
+	} cases[] = {
+		{ "mainline", "mainline.250" },
+		{ "seed,hz=300", "seed.300" },
+		{ "classic,hz=24", "classic.24" },
+		{ "mainline,hz=100,depth=8", "mainline.100" },
+		/* Mainline's shape at 100 has 8 levels: 9 is another shape */
+		{ "mainline,hz=100,depth=9", "bits=6,shift=3,depth=9,hz=100,clamp" },
+		{ "seed,shift=2", "bits=5,shift=2,depth=8,hz=250,cascade" },
+		{ "bits=6,shift=3,depth=9,hz=300,clamp", "mainline.300" },
+		{ "bits=5,shift=3,depth=8,hz=1000,clamp", "bits=5,shift=3,depth=8,hz=1000,clamp" },
+	};
+	struct sw_mt *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	struct sw_mirror_figures *fig = kunit_kzalloc(test, sizeof(*fig), GFP_KERNEL);
+	char name[SW_SPEC_MAX];
+	struct sw_geometry geo;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_ASSERT_NOT_NULL(test, fig);
+	KUNIT_ASSERT_EQ(test, sw_mirror_init_wheels(&t->m, 250, SW_MT_J0, t->slots, SW_MT_CPUS,
+						    false), 0);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		sw_mt_geo(test, &geo, cases[i].spec);
+		KUNIT_EXPECT_EQ(test, sw_mirror_wheel_name(&geo, name, sizeof(name)),
+				(int)strlen(cases[i].name));
+		KUNIT_EXPECT_STREQ(test, name, cases[i].name);
+		KUNIT_EXPECT_EQ(test, sw_mirror_add_wheel(&t->m, &geo), 0);
+	}
+	sw_mirror_read_figures(&t->m, fig);
+	KUNIT_EXPECT_STREQ(test, fig->wheel[0].name, "mainline.250");
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		KUNIT_EXPECT_STREQ(test, fig->wheel[1 + i].name, cases[i].name);
+		KUNIT_EXPECT_EQ(test, fig->wheel[1 + i].vhz, t->m.wheels[1 + i].base.geo.hz);
+	}
+}
+
+/*
+ * late_10pct: an expiry later than a tenth of its timeout, in each wheel's
+ * HZ; the coarse HZ are late on a short timeout, the kernel's is not
+ */
+static void sw_mirror_counts_late_over_a_tenth(struct kunit *test)
+{
+	struct sw_mt *t = sw_mt_new(test, 1000, SW_MT_J0, SW_MT_RECS);
+	unsigned long tick;
+	unsigned int w, late = 0;
+
+	sw_mt_start(t, 0, 0, SW_MT_J0 + 3, SW_MT_J0 + 3 + 20);
+	tick = t->out.wheel[t->m.kernel_wheel].tick;
+	sw_mt_cancel(t, 0, 0, tick);
+	sw_mt_expire(t, 0, 0, tick, tick);
+	KUNIT_ASSERT_TRUE(test, t->out.expired);
+	for (w = 0; w < t->m.nr_wheels; w++) {
+		long lat = t->out.wheel[w].lateness;
+		bool over = lat > 0 && lat * 10 * 1000 > 20L * t->m.wheels[w].hz.vhz;
+
+		KUNIT_EXPECT_EQ_MSG(test, t->m.wheels[w].late_10pct, (unsigned long)over,
+				    "wheel %u lateness %ld", w, lat);
+		late += over;
+	}
+	KUNIT_EXPECT_EQ(test, t->m.wheels[t->m.kernel_wheel].late_10pct, 0UL);
+	KUNIT_EXPECT_GT(test, late, 0U);
+}
+
 SW_TEST_SUITE(sw_mirror_setup_suite, "shadow_wheel_mirror_setup",
 	      KUNIT_CASE(sw_mirror_runs_every_kind_at_four_hz),
-	      KUNIT_CASE(sw_mirror_rejects_unknown_hz));
+	      KUNIT_CASE(sw_mirror_rejects_unknown_hz),
+	      KUNIT_CASE(sw_mirror_kernel_wheel_alone),
+	      KUNIT_CASE(sw_mirror_added_wheel_runs_as_a_default_one),
+	      KUNIT_CASE(sw_mirror_add_wheel_errors_change_nothing),
+	      KUNIT_CASE(sw_mirror_wheel_names),
+	      KUNIT_CASE(sw_mirror_counts_late_over_a_tenth));
 
 /*
  * Suite shadow_wheel_mirror_events: the classification, one sequence of

@@ -244,6 +244,7 @@ static void sw_tt_report_order(struct kunit *test)
 	struct sw_mirror_report *rep = kunit_kzalloc(test, sizeof(*rep), GFP_KERNEL);
 	struct sw_mirror_top *top = sw_tt_new(test);
 	struct sw_mirror_outcome out = {};
+	struct sw_geometry geo;
 	const char *last;
 	unsigned int i;
 
@@ -251,6 +252,8 @@ static void sw_tt_report_order(struct kunit *test)
 	rep->fig.wheels = 1;
 	rep->fig.wheel[0].kind = SW_WHEEL_MAINLINE;
 	rep->fig.wheel[0].vhz = 250;
+	KUNIT_ASSERT_EQ(test, sw_geometry_init(&geo, SW_WHEEL_MAINLINE, 250), 0);
+	sw_mirror_wheel_name(&geo, rep->fig.wheel[0].name, sizeof(rep->fig.wheel[0].name));
 	/* f1 once, f2 three times, f3 twice */
 	for (i = 0; i < 6; i++)
 		sw_mirror_top_account(top, sw_tt_fn(i < 1 ? 1 : i < 4 ? 2 : 3), SW_MC_ARM, &out, 1);

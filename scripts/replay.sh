@@ -168,6 +168,78 @@ sw_replay_check_exact_next()
 	esac
 }
 
+# The sweep of the trace $1 (named $2) against its ordinary replay (its
+# --json in $work/json): every geometry of a grid that is a default wheel
+# (seed, mainline, classic at 100, 250, 300, 1000), interleaved with other
+# shapes so that they fall in more than one pass of the mirror, must get
+# exactly the ordinary replay's figures and lateness; those at the trace's
+# HZ must be there; and a row per spec of the grid, in its order, named
+# as its geometry is
+sw_replay_check_sweep()
+{
+	local k h s=1 rc
+
+	for k in seed mainline classic; do
+		s=$((s + 1))
+		for h in 100 250 300 1000; do
+			echo "$k,hz=$h"
+			echo "bits=5,shift=$s,depth=8,hz=$h,clamp  # not a named wheel"
+		done
+	done >"$work/grid"
+	"$SW_REPLAY_DIR/sw-replay" --sweep "$work/grid" --json "$1" >"$work/sweep.json"
+	rc=$?
+	[ $rc -eq 0 ] && python3 -c '
+import json, sys
+sweep = json.load(open(sys.argv[1]))
+plain = {w["name"]: w for w in json.load(open(sys.argv[2]))["wheels"]}
+hz = sweep["trace"]["hz"]
+rows = {r["spec"]: r for r in sweep["rows"]}
+same, differ = 0, []
+# A row per line of the grid, in its order, under the name of its geometry
+want = []
+for line in open(sys.argv[3]):
+    spec = line.split("#")[0].strip()
+    k, _, h = spec.partition(",hz=")
+    want.append("%s.%s" % (k, h) if k in ("seed", "mainline", "classic") else spec)
+got = [r["spec"] for r in sweep["rows"]]
+if got != want:
+    differ += ["row %d is %s, not %s" % (i, g, w) for i, (g, w) in enumerate(zip(got, want)) if g != w]
+    if len(got) != len(want):
+        differ.append("%d rows for %d lines" % (len(got), len(want)))
+for name, w in plain.items():
+    if name not in rows:
+        differ.append(name + " (no row)")
+    elif rows[name]["wheel"] != w:
+        differ.append(name + " (" + " ".join(k for k in w if rows[name]["wheel"].get(k) != w[k]) + ")")
+    else:
+        same += 1
+for k in ("seed", "mainline", "classic"):
+    if "%s.%d" % (k, hz) not in rows:
+        differ.append("%s.%d (no row)" % (k, hz))
+print("%d rows for %d specs in %d passes; the default wheels equal to the ordinary replay: %d%s"
+      % (len(got), len(want), sweep["passes"], same, ", differ: " + ", ".join(differ) if differ else ""))
+sys.exit(1 if differ or sweep["passes"] < 2 or same < 9 else 0)' "$work/sweep.json" "$work/json" "$work/grid" \
+		>"$work/sweep.out" 2>&1
+	rc=$?
+	sw_replay_result $rc "$2" "sw-replay --sweep: $(tail -n 1 "$work/sweep.out")"
+}
+
+# A bad spec, given to --wheel or in a --sweep grid, exits 2 with the
+# parser's message naming the parameter and its range, and prints nothing else
+sw_replay_check_bad_spec()
+{
+	local how rc out err
+
+	for how in --wheel --sweep; do
+		out=$("$SW_REPLAY_DIR/sw-replay" "$how" bits=9 "$1" 2>"$work/err")
+		rc=$?
+		err=$(cat "$work/err")
+		[ $rc -eq 2 ] && [ -z "$out" ] && [ "$(wc -l <"$work/err")" -eq 1 ] &&
+			[[ $err == *"bits=9: buckets per level, log2, 2 to 6"* ]]
+		sw_replay_result $? "$2" "$how bits=9: exit $rc, ${#out} bytes out, \"$err\""
+	done
+}
+
 # The grids (ns) the trace's timestamps are tied to, the coarser one a
 # quarter of a jiffy at HZ=250
 SW_TIE_GRIDS=${SW_TIE_GRIDS:-100000 1000000}
@@ -206,6 +278,8 @@ sw_replay_check()
 		fi
 		sw_replay_check_one "$plain" "$f" || continue
 		sw_replay_check_json "$plain" "$f"
+		sw_replay_check_sweep "$plain" "$f"
+		sw_replay_check_bad_spec "$plain" "$f"
 		sw_replay_check_exact_next "$plain" "$f"
 		sw_replay_check_ties "$plain" "$f"
 	done

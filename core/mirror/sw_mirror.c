@@ -2,9 +2,13 @@
 /*
  * shadow-wheel: the mirror. Every event of the kernel's timer tracepoints
  * (timer_start, timer_cancel, timer_expire_entry) is replayed, as it
- * happens, into passive wheels of every kind (seed, mainline, classic),
- * each at the kernel's own HZ and at HZ 100, 250 and 1000 (sw_hz.h
- * converts): 9 wheels, or 12 when the kernel's HZ is 300.
+ * happens, into passive wheels: a list of geometries, each at its own HZ
+ * (sw_hz.h converts). By default every kind (seed, mainline, classic),
+ * each at the kernel's own HZ and at HZ 100, 250 and 1000: 9 wheels, or
+ * 12 when the kernel's HZ is 300; wheels of any geometry are added by
+ * sw_mirror_add_wheel() before the first event, up to
+ * %SW_MIRROR_MAX_WHEELS, and a mirror may start with the kernel's wheel
+ * alone (sw_mirror_init_wheels()).
  *
  * The wheels are passive: a timer is placed in every wheel when the
  * kernel starts it, moved when the kernel moves it, and taken out when
@@ -107,18 +111,51 @@ const char *sw_mirror_class_name(enum sw_mirror_class class)
 	return class < SW_MC_NR ? sw_mirror_class_names[class] : "?";
 }
 
+/*
+ * The one place a wheel is built: of @geo, at @geo->hz, its clock at the
+ * mirror's jiffies in that HZ. The caller checked there is room.
+ */
+static void sw_mirror_build_wheel(struct sw_mirror *m, const struct sw_geometry *geo)
+{
+	struct sw_mirror_wheel *w = &m->wheels[m->nr_wheels++];
+	unsigned int lvl, j;
+
+	memset(w, 0, sizeof(*w));
+	sw_hz_init(&w->hz, m->khz, geo->hz);
+	sw_hz_rebase(&w->hz, m->now);
+	sw_base_init(&w->base, geo, sw_hz_clock(&w->hz, m->now));
+	for (lvl = 0; lvl < SW_MAX_DEPTH; lvl++) {
+		w->lat[lvl].min = LONG_MAX;
+		w->lat[lvl].max = LONG_MIN;
+	}
+	/* Slot j holds ticks equal to j modulo its size: j + 1 is none */
+	for (j = 0; j < SW_MIRROR_BUSY_RING; j++)
+		w->busy[j] = j + 1;
+}
+
 /**
- * sw_mirror_init - set up a mirror with no records
+ * sw_mirror_init_wheels - set up a mirror with no records, with the
+ *	default wheels or the kernel's wheel alone
  * @m:		the mirror
- * @khz:	the kernel's HZ: 100, 250, 300 or 1000
+ * @khz:	the kernel's HZ (%SW_MIN_HZ to %SW_MAX_HZ; a kernel's is 100,
+ *		250, 300 or 1000)
  * @now:	jiffies; the wheels' clocks start there
  * @slots:	one per CPU, for the cancel each CPU's next event decides
  * @nr_slots:	CPUs; events from others are classified without a slot
+ * @defaults:	true: the default wheels, seed, mainline and classic at
+ *		@khz and at 100, 250 and 1000 (9, or 12 at HZ 300), as
+ *		sw_mirror_init() sets up; false: only the kernel's wheel,
+ *		mainline at @khz, which the differential and the softirq
+ *		differential need, and room for %SW_MIRROR_MAX_WHEELS - 1
+ *		more (a sweep of geometries)
+ *
+ * Either way the kernel's wheel comes first among its HZ's, and more
+ * wheels may be added, sw_mirror_add_wheel(), before the first event.
  *
  * Return: 0, or -EINVAL for a HZ the core has no geometry for.
  */
-int sw_mirror_init(struct sw_mirror *m, unsigned int khz, unsigned long now,
-		   struct sw_mirror_rec **slots, unsigned int nr_slots)
+int sw_mirror_init_wheels(struct sw_mirror *m, unsigned int khz, unsigned long now,
+			  struct sw_mirror_rec **slots, unsigned int nr_slots, bool defaults)
 {
 	unsigned int hz[SW_MIRROR_NR_HZ], nr_hz = 0, i, kind;
 	struct sw_geometry geo;
@@ -132,29 +169,18 @@ int sw_mirror_init(struct sw_mirror *m, unsigned int khz, unsigned long now,
 	m->cpu_budget = SW_SIRQ_BUDGET;
 	m->now = now;
 	hz[nr_hz++] = khz;
-	for (i = 0; i < ARRAY_SIZE(sw_mirror_vhz); i++) {
+	for (i = 0; defaults && i < ARRAY_SIZE(sw_mirror_vhz); i++) {
 		if (sw_mirror_vhz[i] != khz)
 			hz[nr_hz++] = sw_mirror_vhz[i];
 	}
 	for (i = 0; i < nr_hz; i++) {
 		for (kind = 0; kind < SW_WHEEL_NR_KINDS; kind++) {
-			struct sw_mirror_wheel *w = &m->wheels[m->nr_wheels];
-			unsigned int lvl, j;
-
-			sw_geometry_init(&geo, kind, hz[i]);
-			sw_hz_init(&w->hz, khz, hz[i]);
-			sw_hz_rebase(&w->hz, now);
-			sw_base_init(&w->base, &geo, sw_hz_clock(&w->hz, now));
-			for (lvl = 0; lvl < SW_MAX_DEPTH; lvl++) {
-				w->lat[lvl].min = LONG_MAX;
-				w->lat[lvl].max = LONG_MIN;
-			}
-			/* Slot j holds ticks equal to j modulo its size: j + 1 is none */
-			for (j = 0; j < SW_MIRROR_BUSY_RING; j++)
-				w->busy[j] = j + 1;
+			if (!defaults && kind != SW_WHEEL_MAINLINE)
+				continue;
 			if (hz[i] == khz && kind == SW_WHEEL_MAINLINE)
 				m->kernel_wheel = m->nr_wheels;
-			m->nr_wheels++;
+			sw_geometry_init(&geo, kind, hz[i]);
+			sw_mirror_build_wheel(m, &geo);
 		}
 	}
 	INIT_LIST_HEAD(&m->detached);
@@ -163,6 +189,82 @@ int sw_mirror_init(struct sw_mirror *m, unsigned int khz, unsigned long now,
 	for (i = 0; i < nr_slots; i++)
 		slots[i] = NULL;
 	return 0;
+}
+
+/**
+ * sw_mirror_init - set up a mirror with no records, and the default wheels
+ * @m:		the mirror
+ * @khz:	the kernel's HZ: 100, 250, 300 or 1000
+ * @now:	jiffies; the wheels' clocks start there
+ * @slots:	one per CPU, for the cancel each CPU's next event decides
+ * @nr_slots:	CPUs; events from others are classified without a slot
+ *
+ * sw_mirror_init_wheels() with the defaults: seed, mainline and classic
+ * at @khz and at 100, 250 and 1000.
+ *
+ * Return: 0, or -EINVAL for a HZ the core has no geometry for.
+ */
+int sw_mirror_init(struct sw_mirror *m, unsigned int khz, unsigned long now,
+		   struct sw_mirror_rec **slots, unsigned int nr_slots)
+{
+	return sw_mirror_init_wheels(m, khz, now, slots, nr_slots, true);
+}
+
+/**
+ * sw_mirror_add_wheel - one more wheel, of any geometry, at its HZ
+ * @m:		the mirror, set up, before its first event
+ * @geo:	the wheel, from sw_geometry_init() or sw_geometry_parse();
+ *		it runs at @geo->hz (%SW_MIN_HZ to %SW_MAX_HZ), a virtual HZ
+ *		on the kernel's jiffies (sw_hz.h)
+ *
+ * The wheel comes after the others: its figures and its part of every
+ * outcome are at index sw_mirror_nr_wheels() - 1, under the name
+ * sw_mirror_wheel_name() gives it. The CPUs' model (sw_mirror_set_cpus())
+ * covers it too. A wheel equal to another runs the same. Nothing changes
+ * on error.
+ *
+ * Return: 0; -ENOSPC when the mirror runs %SW_MIRROR_MAX_WHEELS already;
+ * -EBUSY once it handled an event or advanced; -EINVAL for a geometry
+ * that is not one sw_geometry_parse() makes (a tick rate out of range, a
+ * shape beyond the core's limits, a struct not filled in by the core).
+ */
+int sw_mirror_add_wheel(struct sw_mirror *m, const struct sw_geometry *geo)
+{
+	struct sw_geometry again;
+	char spec[SW_SPEC_MAX];
+
+	if (m->started)
+		return -EBUSY;
+	if (m->nr_wheels >= SW_MIRROR_MAX_WHEELS)
+		return -ENOSPC;
+	/* Only what the parser makes: its canonical spec makes it again */
+	if (!geo || geo->hz < SW_MIN_HZ || geo->hz > SW_MAX_HZ ||
+	    sw_geometry_format(geo, spec, sizeof(spec)) >= (int)sizeof(spec) ||
+	    sw_geometry_parse(&again, spec, geo->hz, NULL, 0) ||
+	    memcmp(&again, geo, sizeof(again)))
+		return -EINVAL;
+	sw_mirror_build_wheel(m, geo);
+	return 0;
+}
+
+/**
+ * sw_mirror_wheel_name - the name a wheel goes by in every report
+ * @geo:	its geometry, at its own HZ
+ * @buf:	gets the name (%SW_SPEC_MAX holds any)
+ * @size:	room at @buf
+ *
+ * A named wheel at a HZ is "kind.hz" ("mainline.250"), as the default
+ * wheels always were; any other its canonical spec, sw_geometry_format()
+ * ("bits=6,shift=2,depth=9,hz=300,clamp"), which sw_geometry_parse()
+ * takes back.
+ *
+ * Return: the length of the name, as snprintf() returns it.
+ */
+int sw_mirror_wheel_name(const struct sw_geometry *geo, char *buf, size_t size)
+{
+	if (sw_geometry_named(geo))
+		return snprintf(buf, size, "%s.%u", sw_wheel_kind_name(geo->kind), geo->hz);
+	return sw_geometry_format(geo, buf, size);
 }
 
 /**
@@ -180,7 +282,8 @@ void sw_mirror_set_budget(struct sw_mirror *m, unsigned int budget)
  * sw_mirror_nr_wheels - the wheels a mirror runs, and an outcome reports
  * @m:		the mirror
  *
- * Return: 9, or 12 when the kernel's HZ is 300.
+ * Return: by default 9, or 12 when the kernel's HZ is 300; 1 without the
+ * defaults; and as many more as were added.
  */
 unsigned int sw_mirror_nr_wheels(const struct sw_mirror *m)
 {
@@ -351,6 +454,7 @@ static void sw_mirror_lat_add(struct sw_mirror_lateness *lat, long lateness)
 static void sw_mirror_measure_lateness(struct sw_mirror *m, struct sw_mirror_rec *r,
 				       unsigned long expires, struct sw_mirror_outcome *out)
 {
+	long timeout = max(0L, (long)(expires - r->armed_at));
 	unsigned int w;
 
 	for (w = 0; w < m->nr_wheels; w++) {
@@ -359,6 +463,9 @@ static void sw_mirror_measure_lateness(struct sw_mirror *m, struct sw_mirror_rec
 		long lateness = (long)(r->ent[w].bucket_expiry - v);
 
 		sw_mirror_lat_add(&wh->lat[r->lvl[w]], lateness);
+		/* Later than a tenth of its timeout: lateness / vhz > timeout / khz / 10 */
+		if (lateness > 0 && (u64)lateness * 10 * m->khz > (u64)timeout * wh->hz.vhz)
+			wh->late_10pct++;
 		/* Its clock ran it already, and counted the tick, or the kernel came first */
 		if (sw_timer_pending(&r->ent[w]))
 			sw_mirror_busy(wh, r->ent[w].bucket_expiry);
@@ -433,6 +540,7 @@ static void sw_mirror_place(struct sw_mirror *m, struct sw_mirror_rec *r,
 
 	sw_mirror_kernel_view(ev, &k);
 	r->expires = ev->expires;
+	r->armed_at = ev->now;
 	r->tflags = ev->tflags;
 	for (w = 0; w < m->nr_wheels; w++) {
 		struct sw_mirror_wheel *wh = &m->wheels[w];
@@ -725,6 +833,7 @@ enum sw_mirror_class sw_mirror_handle_event(struct sw_mirror *m, const struct sw
 		out->diff[SW_DIFF_PLACEMENT].compared = false;
 		out->diff[SW_DIFF_EXPIRY].compared = false;
 	}
+	m->started = true;
 	sw_mirror_set_now(m, ev->now);
 	sw_mirror_settle_cancels(m);
 	m->cpu_work = 0;
@@ -801,6 +910,7 @@ bool sw_mirror_advance(struct sw_mirror *m, unsigned long now)
 {
 	bool caught_up;
 
+	m->started = true;
 	sw_mirror_set_now(m, now);
 	sw_mirror_settle_cancels(m);
 	caught_up = sw_mirror_catch_up(m, m->now, false);
@@ -852,6 +962,7 @@ void sw_mirror_read_figures(const struct sw_mirror *m, struct sw_mirror_figures 
 		const struct sw_mirror_wheel *wh = &m->wheels[w];
 		struct sw_mirror_wheel_figures *wf = &fig->wheel[w];
 
+		sw_mirror_wheel_name(&wh->base.geo, wf->name, sizeof(wf->name));
 		wf->kind = wh->base.geo.kind;
 		wf->vhz = wh->hz.vhz;
 		wf->depth = wh->base.geo.depth;
@@ -859,6 +970,7 @@ void sw_mirror_read_figures(const struct sw_mirror *m, struct sw_mirror_figures 
 			wf->gran[lvl] = sw_lvl_expiry_gran(&wh->base.geo, lvl);
 		memcpy(wf->lat, wh->lat, sizeof(wf->lat));
 		wf->cascaded = wh->cascaded;
+		wf->late_10pct = wh->late_10pct;
 		wf->due_ticks = wh->due_ticks;
 		wf->clamped = wh->clamped;
 		wf->parked = wh->parked;

@@ -15,9 +15,19 @@
 #include "sw_hz.h"
 #include "sw_wheel.h"
 
-/* The kernel's HZ and the three virtual ones, each for the three kinds */
+/* The default wheels: the kernel's HZ and the three virtual ones, each for the three kinds */
 #define SW_MIRROR_NR_HZ		4
-#define SW_MIRROR_MAX_WHEELS	(SW_MIRROR_NR_HZ * SW_WHEEL_NR_KINDS)
+#define SW_MIRROR_DEFAULT_WHEELS (SW_MIRROR_NR_HZ * SW_WHEEL_NR_KINDS)
+
+/*
+ * The most wheels a mirror runs: the default set (12 at HZ 300) and a few
+ * more by spec, or the kernel's wheel and 15 by spec (a sweep's batch,
+ * sw_mirror_init_wheels()). Every record carries a timer and a level per
+ * wheel, every CPU's model and every outcome a slot per wheel, all of them
+ * sized by this bound: it stays modest, and a sweep of more geometries
+ * runs the events again in batches.
+ */
+#define SW_MIRROR_MAX_WHEELS	16
 #define SW_MIRROR_HASH_BITS	10
 
 /*
@@ -102,6 +112,8 @@ enum sw_mirror_state {
  * @detached:	on the mirror's list of cancels not yet decided, oldest first
  * @timer:	the timer_list it mirrors
  * @expires:	its expiry, as last seen
+ * @armed_at:	jiffies of its last start: @expires minus this is the
+ *		timeout it was given
  * @ktick:	the tick the kernel will run it at (6.12: said; 6.1: derived
  *		from the bucket index, else the mirror's own)
  * @detach_at:	jiffies of its cancel, while (DUE_)DETACHED
@@ -120,6 +132,7 @@ struct sw_mirror_rec {
 	struct list_head	detached;
 	const void		*timer;
 	unsigned long		expires;
+	unsigned long		armed_at;
 	unsigned long		ktick;
 	unsigned long		detach_at;
 	u32			tflags;
@@ -321,6 +334,8 @@ struct sw_mirror_lateness {
  * @behind:	events after which its clock had not caught up (budget)
  * @lat:	lateness of expired timers per level of placement: its tick
  *		minus the kernel's expiry converted to its HZ
+ * @late_10pct:	expired timers whose lateness was more than a tenth of
+ *		the timeout they were given (expiry minus jiffies at start)
  */
 struct sw_mirror_wheel {
 	struct sw_base			base;
@@ -334,6 +349,7 @@ struct sw_mirror_wheel {
 	unsigned long			parked;
 	unsigned long			behind;
 	struct sw_mirror_lateness	lat[SW_MAX_DEPTH];
+	unsigned long			late_10pct;
 };
 
 /**
@@ -406,14 +422,19 @@ struct sw_mirror_outcome {
 /**
  * struct sw_mirror - every kind of wheel at every HZ, fed the kernel's events
  * @khz:	the kernel's HZ
- * @nr_wheels:	wheels in use: 9, or 12 when the kernel's HZ is 300
+ * @nr_wheels:	wheels in use: by default 9, or 12 when the kernel's HZ
+ *		is 300; and those added (sw_mirror_add_wheel())
  * @kernel_wheel: the mainline wheel at @khz, the differential's
  * @budget:	work each wheel may do per event to catch up (ticks, timers
  *		run or cascaded); the tick in progress is always finished
  * @grace:	jiffies a cancel may wait for the event that explains it
  * @now:	the latest jiffies seen
- * @wheels:	the wheels: for each HZ (the kernel's first, then 100, 250,
- *		1000 but the kernel's), seed, mainline, classic
+ * @wheels:	the wheels: by default for each HZ (the kernel's first, then
+ *		100, 250, 1000 but the kernel's), seed, mainline, classic;
+ *		without the defaults, the kernel's wheel alone; then those
+ *		added, in the order they were
+ * @started:	an event was handled, or the clocks advanced: no wheel can
+ *		be added any more
  * @hash:	records in use, by timer
  * @free:	records not in use
  * @detached:	records (DUE_)DETACHED, oldest cancel first
@@ -447,6 +468,7 @@ struct sw_mirror {
 	unsigned int		khz;
 	unsigned int		nr_wheels;
 	unsigned int		kernel_wheel;
+	bool			started;
 	unsigned int		budget;
 	unsigned int		grace;
 	unsigned long		now;
@@ -494,6 +516,7 @@ struct sw_mirror {
 
 /**
  * struct sw_mirror_wheel_figures - what one wheel of the mirror shows
+ * @name:	its name, sw_mirror_wheel_name()
  * @kind:	the wheel's kind
  * @vhz:	its HZ
  * @depth:	its levels
@@ -503,6 +526,7 @@ struct sw_mirror {
  * and a member for each wheel figure of sw_mirror_figures_list.h.
  */
 struct sw_mirror_wheel_figures {
+	char				name[SW_SPEC_MAX];
 	enum sw_wheel_kind		kind;
 	unsigned int			vhz;
 	unsigned int			depth;
@@ -535,6 +559,10 @@ struct sw_mirror_figures {
 
 int sw_mirror_init(struct sw_mirror *m, unsigned int khz, unsigned long now,
 		   struct sw_mirror_rec **slots, unsigned int nr_slots);
+int sw_mirror_init_wheels(struct sw_mirror *m, unsigned int khz, unsigned long now,
+			  struct sw_mirror_rec **slots, unsigned int nr_slots, bool defaults);
+int sw_mirror_add_wheel(struct sw_mirror *m, const struct sw_geometry *geo);
+int sw_mirror_wheel_name(const struct sw_geometry *geo, char *buf, size_t size);
 void sw_mirror_add_records(struct sw_mirror *m, struct sw_mirror_rec *recs, unsigned int n);
 void sw_mirror_set_budget(struct sw_mirror *m, unsigned int budget);
 void sw_mirror_set_cpus(struct sw_mirror *m, struct sw_mirror_cpu *cpus, unsigned int nr_cpus,

@@ -78,6 +78,7 @@ static void sw_mirror_report_derive(struct sw_mirror_report *rep)
 	for (w = 0; w < fig->wheels; w++) {
 		struct sw_mirror_wheel_figures *wf = &fig->wheel[w];
 
+		wf->late_10pct_permille = sw_report_milli(wf->late_10pct, fig->expired);
 		wf->cascaded_per_s = sw_report_per_s(wf->cascaded, ms);
 		wf->due_ticks_per_s = sw_report_per_s(wf->due_ticks, ms);
 		wf->expired_per_due_tick_milli = sw_report_milli(fig->expired, wf->due_ticks);
@@ -141,8 +142,9 @@ unsigned long sw_mirror_fig_value(const struct sw_mirror_report *rep,
 }
 
 /**
- * sw_mirror_report_wheel_name - "seed.250" and the like: a wheel's name
- * @buf:	gets it
+ * sw_mirror_report_wheel_name - "seed.250" and the like: a wheel's name,
+ *	as sw_mirror_wheel_name() gave it
+ * @buf:	gets it (%SW_SPEC_MAX holds any)
  * @size:	of @buf
  * @rep:	the report
  * @w:		the wheel
@@ -150,8 +152,7 @@ unsigned long sw_mirror_fig_value(const struct sw_mirror_report *rep,
 void sw_mirror_report_wheel_name(char *buf, size_t size, const struct sw_mirror_report *rep,
 				 unsigned int w)
 {
-	snprintf(buf, size, "%s.%u", sw_wheel_kind_name(rep->fig.wheel[w].kind),
-		 rep->fig.wheel[w].vhz);
+	snprintf(buf, size, "%s", rep->fig.wheel[w].name);
 }
 
 /**
@@ -183,7 +184,7 @@ void sw_mirror_report_stats(struct sw_print *p, const struct sw_mirror_report *r
 {
 	const struct sw_mirror_fig *f;
 	unsigned int w, c;
-	char name[24];
+	char name[SW_SPEC_MAX];
 
 	for (f = sw_mirror_figs; f < sw_mirror_figs + SW_MIRROR_NR_FIGS; f++) {
 		if (sw_report_prints(rep, f, SW_FIG_STATS_LINE))
@@ -235,7 +236,7 @@ long sw_mirror_lat_quantile(const struct sw_mirror_lateness *lat, unsigned int q
 void sw_mirror_report_lateness(struct sw_print *p, const struct sw_mirror_report *rep)
 {
 	unsigned int w, lvl, b;
-	char name[24];
+	char name[SW_SPEC_MAX];
 
 	for (w = 0; w < rep->fig.wheels; w++) {
 		const struct sw_mirror_wheel_figures *wf = &rep->fig.wheel[w];
@@ -334,7 +335,7 @@ static void sw_report_fn(struct sw_print *p, const struct sw_mirror_report *rep,
 {
 	const struct sw_mirror_fn *f = sw_report_fn_at(rep, i);
 	unsigned int c, w;
-	char name[24];
+	char name[SW_SPEC_MAX];
 
 	sw_printf(p, "fn ");
 	if (i < rep->top.nr)
@@ -412,9 +413,16 @@ static unsigned int sw_report_summary_wheels(struct sw_print *p,
 {
 	unsigned int w, lvl, levels = sw_report_levels(rep), early = 0;
 	const struct sw_mirror_fig *f;
-	char cell[48];
+	char cell[SW_SPEC_MAX];
+	int names = 14, len;
 
-	sw_printf(p, "%-14s", "wheel");
+	/* The names' column: as wide as the widest, a spec's too */
+	for (w = 0; w < rep->fig.wheels; w++) {
+		len = strlen(rep->fig.wheel[w].name);
+		if (len > names)
+			names = len;
+	}
+	sw_printf(p, "%-*s", names, "wheel");
 	for (f = sw_mirror_figs; f < sw_mirror_figs + SW_MIRROR_NR_FIGS; f++) {
 		if (*f->column)
 			sw_printf(p, " %8s", f->column);
@@ -428,7 +436,7 @@ static unsigned int sw_report_summary_wheels(struct sw_print *p,
 		const struct sw_mirror_wheel_figures *wf = &rep->fig.wheel[w];
 
 		sw_mirror_report_wheel_name(cell, sizeof(cell), rep, w);
-		sw_printf(p, "%-14s", cell);
+		sw_printf(p, "%-*s", names, cell);
 		for (f = sw_mirror_figs; f < sw_mirror_figs + SW_MIRROR_NR_FIGS; f++) {
 			int width = strlen(f->column);
 

@@ -568,6 +568,23 @@ int sw_geometry_parse(struct sw_geometry *geo, const char *spec, unsigned int hz
 }
 
 /**
+ * sw_geometry_named - whether a geometry is a named wheel's at its tick rate
+ * @geo:	from sw_geometry_init() or sw_geometry_parse()
+ *
+ * Classic is, whatever it holds: its shape has no parameters.
+ *
+ * Return: true if it is seed's, mainline's or classic's at @geo->hz.
+ */
+bool sw_geometry_named(const struct sw_geometry *geo)
+{
+	struct sw_geometry named;
+
+	return geo->kind >= ARRAY_SIZE(sw_spec_rules) ||
+	       (!sw_geometry_init(&named, geo->kind, geo->hz) &&
+		!memcmp(&named, geo, sizeof(named)));
+}
+
+/**
  * sw_geometry_format - the canonical spec of a geometry
  * @geo:	from sw_geometry_init() or sw_geometry_parse()
  * @buf:	gets the spec (%SW_SPEC_MAX holds any)
@@ -587,13 +604,10 @@ int sw_geometry_format(const struct sw_geometry *geo, char *buf, size_t size)
 		[SW_SPEC_DEPTH]	= geo->depth,
 		[SW_SPEC_HZ]	= geo->hz,
 	};
-	struct sw_geometry named;
 	unsigned int k;
 	size_t len = 0;
 
-	/* A named wheel, and classic whatever it holds: its shape has no parameters */
-	if (geo->kind >= ARRAY_SIZE(sw_spec_rules) ||
-	    (!sw_geometry_init(&named, geo->kind, geo->hz) && !memcmp(&named, geo, sizeof(named))))
+	if (sw_geometry_named(geo))
 		return snprintf(buf, size, "%s,hz=%u", sw_wheel_kind_name(geo->kind), geo->hz);
 	for (k = 0; k < SW_SPEC_NR_KEYS; k++)
 		len += snprintf(len < size ? buf + len : NULL, len < size ? size - len : 0,

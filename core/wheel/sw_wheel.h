@@ -277,6 +277,7 @@ const char *sw_wheel_kind_name(enum sw_wheel_kind kind);
 int sw_geometry_parse(struct sw_geometry *geo, const char *spec, unsigned int hz,
 		      char *err, size_t err_size);
 int sw_geometry_format(const struct sw_geometry *geo, char *buf, size_t size);
+bool sw_geometry_named(const struct sw_geometry *geo);
 
 /* Buckets of each level above the root */
 static inline unsigned int sw_lvl_size(const struct sw_geometry *geo)

@@ -3,11 +3,13 @@
  * sw-replay: the kernel's timer events recorded by trace-cmd, replayed in
  * user space through the mirror's core (core/mirror/sw_mirror.c, unchanged): seed,
  * mainline and classic wheels at the trace's HZ and at 100, 250 and 1000,
- * with the differential against the kernel's recorded placement and expiry
- * tick, and the same report as the module's mirror/ files
- * (core/mirror/sw_mirror_report.c). docs/replay.rst tells how to use it.
+ * and any wheel given by a spec (--wheel), with the differential against
+ * the kernel's recorded placement and expiry tick, and the same report as
+ * the module's mirror/ files (core/mirror/sw_mirror_report.c). docs/replay.rst tells how to use it.
  *
- *   sw-replay [--hz HZ] [--window NS] [--raw | --only stats|lateness|diff|top | --json] TRACE.dat
+ *   sw-replay [--hz HZ] [--window NS] [--wheel SPEC]... [--raw | --only stats|lateness|diff|top |
+ *             --json] TRACE.dat
+ *   sw-replay [--hz HZ] [--window NS] --sweep GRID [--json] TRACE.dat
  *   sw-replay [--hz HZ] [--window NS] [--exact-next] --check TRACE.dat
  *   sw-replay [--hz HZ] [--window NS] --time [ROUNDS] TRACE.dat
  *   sw-replay [--hz HZ] [--window NS] --tick-cost [ROUNDS] TRACE.dat
@@ -33,14 +35,25 @@
  * each wheel and the heap alone (sw_replay_time.c), best of ROUNDS (10).
  * --tick-cost prints the cost of each tick processed by each of them at
  * the trace's HZ and at 1000, the least of ROUNDS (5), for plotting.
+ * --wheel SPEC (repeatable) adds a wheel of that geometry (sw_geometry_parse(),
+ * the trace's HZ unless the spec gives one) to the default ones; a bad
+ * spec exits 2 with the parser's message. --sweep GRID replays the trace
+ * through every geometry of GRID (a file of specs, or the range syntax of
+ * sw_replay_grid.c), in passes of the mirror of the kernel's wheel and up
+ * to 15 of them, on the events read once, and prints a row per geometry:
+ * lateness p50/p99, the share later than a tenth of their timeout,
+ * softirqs/s and the spurious share, idle wakeups/s, cascades/s, and the
+ * wheel's own CPU time per second of trace; --json the same as JSON.
  *
  * Exit status: 0, 1 if a check failed, 2 for bad usage or input.
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <linux/kernel.h>
 
@@ -49,6 +62,7 @@
 #include "sw_mirror_top.h"
 #include "sw_order.h"
 #include "sw_replay_evidence.h"
+#include "sw_replay_grid.h"
 #include "sw_replay_json.h"
 #include "sw_replay_order.h"
 #include "sw_replay_time.h"
@@ -197,6 +211,9 @@ struct sw_replay {
 	struct sw_mirror_cpu	*cpus;
 	unsigned int		nr_cpus;
 	bool			exact_next;	/* --exact-next */
+	bool			kernel_only;	/* the kernel's wheel, no default ones */
+	const struct sw_geometry *geos;		/* wheels added: --wheel, a sweep's batch */
+	unsigned int		nr_geos;
 	struct sw_mirror_top	*top;
 	u64		*fn_of;		/* per timer, its function as last seen */
 	struct sw_place_state	*place;		/* per timer and wheel */
@@ -329,7 +346,7 @@ static void sw_derive_now(struct sw_replay *rp)
 
 static void sw_replay_setup(struct sw_replay *rp)
 {
-	unsigned int nr_cpus = 0;
+	unsigned int nr_cpus = 0, g;
 	size_t i;
 
 	nr_cpus = rp->t.nr_cpus;
@@ -343,8 +360,15 @@ static void sw_replay_setup(struct sw_replay *rp)
 	rp->recs = xcalloc(rp->timers.nr, sizeof(*rp->recs));
 	rp->top = xcalloc(1, sizeof(*rp->top));
 	rp->fn_of = xcalloc(rp->timers.nr, sizeof(*rp->fn_of));
-	if (sw_mirror_init(rp->m, rp->hz, rp->first_now, rp->slots, nr_cpus))
+	if (sw_mirror_init_wheels(rp->m, rp->hz, rp->first_now, rp->slots, nr_cpus,
+				  !rp->kernel_only))
 		die("no wheel geometry at HZ %u", rp->hz);
+	for (g = 0; g < rp->nr_geos; g++) {
+		if (sw_mirror_add_wheel(rp->m, &rp->geos[g]))
+			die("%u wheels: the mirror runs at most %u, %u by default; %s",
+			    sw_mirror_nr_wheels(rp->m) + rp->nr_geos - g, SW_MIRROR_MAX_WHEELS,
+			    sw_mirror_nr_wheels(rp->m) - g, "more with --sweep");
+	}
 	/* timer_start with bucket_expiry (6.8 on): taken as 6.12's bases */
 	rp->cpus = xcalloc(nr_cpus, sizeof(*rp->cpus));
 	rp->nr_cpus = nr_cpus;
@@ -365,6 +389,37 @@ static void sw_replay_setup(struct sw_replay *rp)
 	rp->evidence.unshown = xcalloc(rp->t.nr, sizeof(*rp->evidence.unshown));
 	rp->untracked = xcalloc(rp->t.nr, sizeof(*rp->untracked));
 	sw_mirror_top_init(rp->top);
+}
+
+/* Another replay of @rp's events, read and ordered once: for sw_replay_setup() */
+static struct sw_replay *sw_replay_again(const struct sw_replay *rp)
+{
+	struct sw_replay *again = xcalloc(1, sizeof(*again));
+
+	again->t = rp->t;
+	again->timers = rp->timers;
+	again->timer_of = rp->timer_of;
+	again->hz = rp->hz;
+	again->exact_next = rp->exact_next;
+	again->first_now = rp->first_now;
+	again->last_now = rp->last_now;
+	return again;
+}
+
+/* What sw_replay_setup() allocated, freed: a sweep sets up a replay per pass */
+static void sw_replay_teardown(struct sw_replay *rp)
+{
+	free(rp->m);
+	free(rp->slots);
+	free(rp->recs);
+	free(rp->top);
+	free(rp->fn_of);
+	free(rp->cpus);
+	free(rp->place);
+	free(rp->base_of);
+	free(rp->evidence.bases);
+	free(rp->evidence.unshown);
+	free(rp->untracked);
 }
 
 /* Each event of the trace into the mirror; what it did, into the replay's checks */
@@ -520,7 +575,7 @@ static void sw_replay_contracts(struct sw_replay *rp, const struct sw_mirror_rep
 
 	for (w = 0; w < rep->fig.wheels; w++) {
 		const struct sw_contract *c = &rp->contract[w];
-		char name[24];
+		char name[SW_SPEC_MAX];
 
 		sw_mirror_report_wheel_name(name, sizeof(name), rep, w);
 		printf("contract %s checked %lu early %lu late %lu", name,
@@ -741,7 +796,7 @@ static void sw_replay_check(struct sw_replay *rp, const struct sw_mirror_report 
 		 n[SW_DIFF_EXPIRY][SW_DIFF_UNEXPLAINED]);
 	for (w = 0; w < rep->fig.wheels; w++) {
 		const struct sw_contract *k = &rp->contract[w];
-		char name[24];
+		char name[SW_SPEC_MAX];
 
 		sw_mirror_report_wheel_name(name, sizeof(name), rep, w);
 		sw_check(c, k->checked && !k->early && !k->late,
@@ -752,11 +807,273 @@ static void sw_replay_check(struct sw_replay *rp, const struct sw_mirror_report 
 	printf("replay: %s: %u passed, %u failed\n", c->trace, c->passed, c->failed);
 }
 
+/*
+ * --sweep: the trace through every geometry of a grid, in passes of the
+ * mirror, each the kernel's wheel (which the differentials need) and up
+ * to SW_MIRROR_MAX_WHEELS - 1 of the grid's; the events read, ordered and
+ * given their jiffies once, for every pass
+ */
+#define SW_SWEEP_BATCH	(SW_MIRROR_MAX_WHEELS - 1)
+
+/* One geometry's row, from the pass's report */
+struct sw_sweep_row {
+	char		name[SW_SPEC_MAX];
+	double		p50_ms;
+	double		p99_ms;
+	unsigned long	late_10pct_permille;
+	unsigned long	softirqs_per_s;
+	unsigned long	spurious_permille;
+	unsigned long	idle_wakeups_per_s;
+	unsigned long	cascaded_per_s;
+	double		wheel_us_per_s;	/* the wheel alone, CPU per second of trace */
+	struct json_object *wheel;	/* --json: the wheel as the report's JSON has it */
+};
+
+/* The row's figures in the JSON, by key */
+static const struct sw_sweep_col {
+	const char	*key;
+	size_t		off;
+	bool		dbl;
+} sw_sweep_cols[] = {
+#define SW_SWEEP_COL(m, dbl) { #m, offsetof(struct sw_sweep_row, m), dbl }
+	SW_SWEEP_COL(p50_ms, true),
+	SW_SWEEP_COL(p99_ms, true),
+	SW_SWEEP_COL(late_10pct_permille, false),
+	SW_SWEEP_COL(softirqs_per_s, false),
+	SW_SWEEP_COL(spurious_permille, false),
+	SW_SWEEP_COL(idle_wakeups_per_s, false),
+	SW_SWEEP_COL(cascaded_per_s, false),
+	SW_SWEEP_COL(wheel_us_per_s, true),
+#undef SW_SWEEP_COL
+};
+
+static void sw_sweep_json_cols(struct json_object *r, const struct sw_sweep_row *row)
+{
+	const struct sw_sweep_col *c;
+
+	for (c = sw_sweep_cols; c < sw_sweep_cols + ARRAY_SIZE(sw_sweep_cols); c++) {
+		const void *v = (const char *)row + c->off;
+
+		json_object_object_add(r, c->key, c->dbl ?
+				       json_object_new_double(*(const double *)v) :
+				       json_object_new_uint64(*(const unsigned long *)v));
+	}
+}
+
+static double sw_now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The lateness of every level of wheel @w, one histogram */
+static void sw_sweep_lateness(const struct sw_mirror_wheel_figures *wf,
+			      struct sw_mirror_lateness *all)
+{
+	unsigned int lvl, b;
+
+	memset(all, 0, sizeof(*all));
+	all->min = LONG_MAX;
+	all->max = LONG_MIN;
+	for (lvl = 0; lvl < wf->depth; lvl++) {
+		const struct sw_mirror_lateness *lat = &wf->lat[lvl];
+
+		if (!lat->count)
+			continue;
+		all->count += lat->count;
+		all->min = min(all->min, lat->min);
+		all->max = max(all->max, lat->max);
+		for (b = 0; b < SW_MIRROR_LAT_BINS; b++)
+			all->hist[b] += lat->hist[b];
+	}
+}
+
+static unsigned long sw_sweep_fig(const struct sw_mirror_report *rep, unsigned int nr,
+				  unsigned int w)
+{
+	return sw_mirror_fig_value(rep, &sw_mirror_figs[nr], w);
+}
+
+static void sw_sweep_row(struct sw_sweep_row *row, const struct sw_mirror_report *rep,
+			 unsigned int w, bool json)
+{
+	const struct sw_mirror_wheel_figures *wf = &rep->fig.wheel[w];
+	struct sw_mirror_lateness all;
+
+	sw_mirror_report_wheel_name(row->name, sizeof(row->name), rep, w);
+	sw_sweep_lateness(wf, &all);
+	row->p50_ms = sw_mirror_report_ticks_us(sw_mirror_lat_quantile(&all, 500), wf->vhz) / 1e3;
+	row->p99_ms = sw_mirror_report_ticks_us(sw_mirror_lat_quantile(&all, 990), wf->vhz) / 1e3;
+	row->late_10pct_permille = sw_sweep_fig(rep, SW_MIRROR_FIG_NR_late_10pct_permille, w);
+	row->softirqs_per_s = sw_sweep_fig(rep, SW_MIRROR_FIG_NR_softirqs_per_s, w);
+	row->spurious_permille = sw_sweep_fig(rep, SW_MIRROR_FIG_NR_spurious_permille, w);
+	row->idle_wakeups_per_s = sw_sweep_fig(rep, SW_MIRROR_FIG_NR_idle_wakeups_per_s, w);
+	row->cascaded_per_s = sw_sweep_fig(rep, SW_MIRROR_FIG_NR_cascaded_per_s, w);
+	row->wheel = json ? sw_replay_json_wheel(rep, w) : NULL;
+}
+
+/* The geometries of the grid's specs at the trace's HZ, each once */
+static struct sw_geometry *sw_sweep_geometries(const struct sw_grid *g, unsigned int hz,
+					       unsigned int *nr)
+{
+	struct sw_geometry *geos = xcalloc(g->nr, sizeof(*geos));
+	char err[SW_SPEC_ERR_MAX], name[SW_SPEC_MAX], other[SW_SPEC_MAX];
+	unsigned int n = 0, k;
+	size_t i;
+
+	for (i = 0; i < g->nr; i++) {
+		if (sw_geometry_parse(&geos[n], g->spec[i], hz, err, sizeof(err)))
+			die("--sweep: %s: %s", g->spec[i], err);
+		sw_mirror_wheel_name(&geos[n], name, sizeof(name));
+		for (k = 0; k < n; k++) {
+			sw_mirror_wheel_name(&geos[k], other, sizeof(other));
+			if (!strcmp(name, other))
+				break;
+		}
+		n += k == n;
+	}
+	*nr = n;
+	return geos;
+}
+
+/*
+ * The sweep: a pass per batch, each a replay as the ordinary one is, on
+ * the same events; its rows from the pass's report. Each wheel is timed
+ * alone too (sw_replay_time_geometry()): the mirror's passes are timed
+ * whole, their cost shared by the batch's wheels, not told apart.
+ */
+static void sw_sweep(struct sw_replay *rp, const struct sw_grid *grid, const char *path,
+		     bool json)
+{
+	unsigned int nr, b, e, i, passes = 0, wheels_run = 0;
+	struct sw_geometry *geos = sw_sweep_geometries(grid, rp->hz, &nr);
+	struct sw_sweep_row *rows = xcalloc(nr, sizeof(*rows));
+	unsigned int *wheel_of = xcalloc(nr, sizeof(*wheel_of));
+	struct sw_geometry batch[SW_SWEEP_BATCH], kgeo;
+	struct sw_mirror_head head = { .caught_up = 1 };
+	struct sw_mirror_report *rep = xcalloc(1, sizeof(*rep));
+	double secs = (double)(rp->last_now - rp->first_now) / rp->hz;
+	double pass_s = 0, wheels_s = 0, t0, t1, wall = sw_now_s();
+
+	head.records = rp->timers.nr;
+	head.elapsed_ms = (unsigned long long)(rp->last_now - rp->first_now) * 1000 / rp->hz;
+	sw_geometry_init(&kgeo, SW_WHEEL_MAINLINE, rp->hz);
+	for (b = 0; b < nr; b = e) {
+		struct sw_replay *p = sw_replay_again(rp);
+		unsigned int n = 0;
+
+		/*
+		 * The kernel's own geometry is the pass's first wheel, whose
+		 * softirqs follow the kernel's ticks: its row is that wheel's,
+		 * as in the ordinary replay, not a copy's
+		 */
+		for (e = b; e < nr; e++) {
+			if (!memcmp(&geos[e], &kgeo, sizeof(kgeo))) {
+				wheel_of[e] = 0;
+				continue;
+			}
+			if (n == SW_SWEEP_BATCH)
+				break;
+			batch[n] = geos[e];
+			wheel_of[e] = 1 + n++;
+		}
+
+		p->kernel_only = true;
+		p->geos = batch;
+		p->nr_geos = n;
+		t0 = sw_now_s();
+		sw_replay_setup(p);
+		sw_replay_run(p);
+		t1 = sw_now_s();
+		pass_s += t1 - t0;
+		passes++;
+		wheels_run += 1 + n;
+		sw_mirror_report_take(rep, &head, p->m, NULL);
+		for (i = b; i < e; i++)
+			sw_sweep_row(&rows[i], rep, wheel_of[i], json);
+		sw_replay_teardown(p);
+		free(p);
+	}
+	for (i = 0; i < nr; i++) {
+		double ns;
+
+		t0 = sw_now_s();
+		ns = sw_replay_time_geometry(&rp->t, rp->timer_of, rp->timers.nr, &geos[i], rp->hz);
+		rows[i].wheel_us_per_s = ns / 1e3 / (secs > 0 ? secs : 1);
+		wheels_s += sw_now_s() - t0;
+	}
+	wall = sw_now_s() - wall;
+	if (json) {
+		struct json_object *o = json_object_new_object(), *a = json_object_new_array();
+		struct json_object *t = json_object_new_object();
+
+		json_object_object_add(t, "path", json_object_new_string(path));
+		json_object_object_add(t, "events", json_object_new_uint64(rp->t.nr));
+		json_object_object_add(t, "hz", json_object_new_uint64(rp->hz));
+		json_object_object_add(t, "seconds", json_object_new_double(secs));
+		json_object_object_add(o, "trace", t);
+		json_object_object_add(o, "geometries", json_object_new_uint64(nr));
+		json_object_object_add(o, "passes", json_object_new_uint64(passes));
+		json_object_object_add(o, "wheels_run", json_object_new_uint64(wheels_run));
+		json_object_object_add(o, "pass_s", json_object_new_double(pass_s));
+		json_object_object_add(o, "wheels_alone_s", json_object_new_double(wheels_s));
+		json_object_object_add(o, "wall_s", json_object_new_double(wall));
+		for (i = 0; i < nr; i++) {
+			struct json_object *r = json_object_new_object();
+			const struct sw_sweep_row *row = &rows[i];
+
+			json_object_object_add(r, "spec", json_object_new_string(row->name));
+			sw_sweep_json_cols(r, row);
+			json_object_object_add(r, "wheel", row->wheel);
+			json_object_array_add(a, r);
+		}
+		json_object_object_add(o, "rows", a);
+		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+						    JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(o);
+	} else {
+		int width = 12;
+
+		for (i = 0; i < nr; i++) {
+			if ((int)strlen(rows[i].name) > width)
+				width = strlen(rows[i].name);
+		}
+		printf("%-*s %8s %8s %8s %10s %9s %10s %10s %10s\n", width, "spec", "p50 ms",
+		       "p99 ms", "late>10%", "softirq/s", "spurious%", "wakeups/s", "cascades/s",
+		       "wheel us/s");
+		for (i = 0; i < nr; i++) {
+			const struct sw_sweep_row *row = &rows[i];
+
+			printf("%-*s %8.2f %8.2f %7lu.%lu %10lu %7lu.%lu %10lu %10lu %10.1f\n",
+			       width, row->name, row->p50_ms, row->p99_ms,
+			       row->late_10pct_permille / 10, row->late_10pct_permille % 10,
+			       row->softirqs_per_s,
+			       row->spurious_permille / 10, row->spurious_permille % 10,
+			       row->idle_wakeups_per_s, row->cascaded_per_s, row->wheel_us_per_s);
+		}
+		printf("sweep: %u geometries over %zu events (%.1f s of trace at HZ %u):", nr,
+		       rp->t.nr, secs, rp->hz);
+		printf(" %u passes of the mirror %.2f s (%.1f ns per wheel-event,", passes, pass_s,
+		       pass_s * 1e9 / ((double)rp->t.nr * wheels_run));
+		printf(" the kernel's wheel counted), the wheels alone %.2f s, %.2f s in all\n",
+		       wheels_s, wall);
+	}
+	free(wheel_of);
+	free(rows);
+	free(rep);
+	free(geos);
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
-		"%s: %s [--hz HZ] [--window NS] [--exact-next] [--raw | --only %s | --json | --check | --time [ROUNDS] | --tick-cost [ROUNDS]] TRACE.dat\n",
-		"usage", prog, "stats|lateness|diff|top");
+		"%s: %s [--hz HZ] [--window NS] [--exact-next] [--wheel SPEC]... [--raw | --only %s | --json | --check | --time [ROUNDS] | --tick-cost [ROUNDS]] TRACE.dat\n"
+		"       %s [--hz HZ] [--window NS] --sweep GRID [--json] TRACE.dat\n"
+		"  SPEC: seed, mainline, classic or bits=B,shift=S,depth=D,hz=H,clamp|cascade\n"
+		"  GRID: a file of specs, one a line, or KEY=A:B[:STEP],V,.../WORD,.../... (docs/replay.rst)\n",
+		"usage", prog, "stats|lateness|diff|top", prog);
 	exit(2);
 }
 
@@ -769,6 +1086,10 @@ int main(int argc, char **argv)
 	const char *path = NULL;
 	unsigned int time_rounds = 0;
 	bool check = false, tick_cost = false;
+	const char *wheel_specs[SW_MIRROR_MAX_WHEELS], *sweep = NULL;
+	struct sw_geometry wheel_geos[SW_MIRROR_MAX_WHEELS];
+	unsigned int nr_wheel_specs = 0;
+	struct sw_grid grid = { 0 };
 	char err[512], why[128];
 	size_t *timer_of, j;
 	int a;
@@ -790,6 +1111,19 @@ int main(int argc, char **argv)
 			rp.order.window = strtoull(argv[++a], &end, 10);
 			if (*end || errno || argv[a][0] == '-' || !argv[a][0])
 				die("--window %s: not a number of ns", argv[a]);
+		} else if (!strcmp(argv[a], "--wheel") && a + 1 < argc) {
+			struct sw_geometry geo;
+
+			/* Checked now, at any HZ: made again at the trace's */
+			a++;
+			if (sw_geometry_parse(&geo, argv[a], 250, err, sizeof(err)))
+				die("--wheel %s: %s", argv[a], err);
+			if (nr_wheel_specs == SW_MIRROR_MAX_WHEELS)
+				die("--wheel %s: the mirror runs at most %u wheels; %s",
+				    argv[a], SW_MIRROR_MAX_WHEELS, "more with --sweep");
+			wheel_specs[nr_wheel_specs++] = argv[a];
+		} else if (!strcmp(argv[a], "--sweep") && a + 1 < argc) {
+			sweep = argv[++a];
 		} else if (!strcmp(argv[a], "--raw")) {
 			show = SW_SHOW_RAW;
 		} else if (!strcmp(argv[a], "--json")) {
@@ -821,8 +1155,21 @@ int main(int argc, char **argv)
 			path = argv[a];
 		}
 	}
-	if (!path)
+	if (!path || (sweep && (check || time_rounds || nr_wheel_specs || rp.exact_next ||
+				(show != SW_SHOW_SUMMARY && show != SW_SHOW_JSON))))
 		usage();
+	if (sweep) {
+		struct sw_geometry geo;
+		size_t k;
+
+		/* Every spec checked before the trace is read: a bad one changes nothing */
+		if (sw_grid_expand(sweep, &grid, err, sizeof(err)))
+			die("--sweep %s: %s", sweep, err);
+		for (k = 0; k < grid.nr; k++) {
+			if (sw_geometry_parse(&geo, grid.spec[k], 250, why, sizeof(why)))
+				die("--sweep: %s: %s", grid.spec[k], why);
+		}
+	}
 	if (sw_replay_trace_read(path, &rp.t, err, sizeof(err)))
 		die("%s: %s", path, err);
 	if (!rp.t.nr)
@@ -844,6 +1191,18 @@ int main(int argc, char **argv)
 	sw_replay_order(&rp.t, timer_of, rp.timers.nr, &rp.order);
 	rp.timer_of = timer_of;
 	sw_derive_now(&rp);
+	if (sweep) {
+		sw_sweep(&rp, &grid, path, show == SW_SHOW_JSON);
+		sw_grid_free(&grid);
+		return 0;
+	}
+	for (i = 0; i < nr_wheel_specs; i++) {
+		/* At the trace's HZ when the spec gives none */
+		if (sw_geometry_parse(&wheel_geos[i], wheel_specs[i], rp.hz, err, sizeof(err)))
+			die("--wheel %s: %s", wheel_specs[i], err);
+	}
+	rp.geos = wheel_geos;
+	rp.nr_geos = nr_wheel_specs;
 	sw_replay_setup(&rp);
 	if (show != SW_SHOW_JSON) {
 		printf("replay trace %s events %zu timers %zu cpus %u",
@@ -894,15 +1253,9 @@ int main(int argc, char **argv)
 
 		if (!sw_replay_softirq_missing(&rp)) {
 			/* The same trace, the stale-next_expiry rule flipped */
-			struct sw_replay *flip = xcalloc(1, sizeof(*flip));
+			struct sw_replay *flip = sw_replay_again(&rp);
 
-			flip->t = rp.t;
-			flip->timers = rp.timers;
-			flip->timer_of = rp.timer_of;
-			flip->hz = rp.hz;
 			flip->exact_next = !rp.exact_next;
-			flip->first_now = rp.first_now;
-			flip->last_now = rp.last_now;
 			sw_replay_setup(flip);
 			sw_replay_run(flip);
 			alt = xcalloc(1, sizeof(*alt));

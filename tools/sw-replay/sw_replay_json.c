@@ -94,24 +94,36 @@ static struct json_object *sw_json_lateness(const struct sw_mirror_report *rep, 
 	return levels;
 }
 
+/**
+ * sw_replay_json_wheel - one wheel of the report: its name, kind, HZ,
+ *	figures and lateness, as in the report's "wheels"
+ * @rep:	the report
+ * @w:		the wheel
+ *
+ * Return: a new JSON object.
+ */
+struct json_object *sw_replay_json_wheel(const struct sw_mirror_report *rep, unsigned int w)
+{
+	struct json_object *o = json_object_new_object();
+	const char *kind = sw_wheel_kind_name(rep->fig.wheel[w].kind);
+	char name[SW_SPEC_MAX];
+
+	sw_mirror_report_wheel_name(name, sizeof(name), rep, w);
+	json_object_object_add(o, "name", json_object_new_string(name));
+	json_object_object_add(o, "kind", json_object_new_string(kind));
+	sw_json_add_u64(o, "hz", rep->fig.wheel[w].vhz);
+	sw_json_figures(o, rep, true, w);
+	json_object_object_add(o, "lateness", sw_json_lateness(rep, w));
+	return o;
+}
+
 static struct json_object *sw_json_wheels(const struct sw_mirror_report *rep)
 {
 	struct json_object *wheels = json_object_new_array();
 	unsigned int w;
-	char name[24];
 
-	for (w = 0; w < rep->fig.wheels; w++) {
-		struct json_object *o = json_object_new_object();
-		const char *kind = sw_wheel_kind_name(rep->fig.wheel[w].kind);
-
-		sw_mirror_report_wheel_name(name, sizeof(name), rep, w);
-		json_object_object_add(o, "name", json_object_new_string(name));
-		json_object_object_add(o, "kind", json_object_new_string(kind));
-		sw_json_add_u64(o, "hz", rep->fig.wheel[w].vhz);
-		sw_json_figures(o, rep, true, w);
-		json_object_object_add(o, "lateness", sw_json_lateness(rep, w));
-		json_object_array_add(wheels, o);
-	}
+	for (w = 0; w < rep->fig.wheels; w++)
+		json_object_array_add(wheels, sw_replay_json_wheel(rep, w));
 	return wheels;
 }
 

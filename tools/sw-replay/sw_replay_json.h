@@ -14,5 +14,6 @@ typedef void (*sw_replay_fn_name_t)(void *ctx, const void *fn, char *buf, size_t
 
 struct json_object *sw_replay_json_report(const struct sw_mirror_report *rep,
 					  sw_replay_fn_name_t fn_name, void *ctx);
+struct json_object *sw_replay_json_wheel(const struct sw_mirror_report *rep, unsigned int w);
 
 #endif /* _SW_REPLAY_JSON_H */

@@ -335,3 +335,34 @@ void sw_replay_tick_cost(const struct sw_replay_trace *t, const size_t *timer_of
 	}
 	free(tc.c);
 }
+
+/**
+ * sw_replay_time_geometry - the trace replayed into one wheel alone, timed
+ * @t:		the trace, its events with jiffies (cancels' derived)
+ * @timer_of:	per event, its timer's index
+ * @nr_timers:	distinct timers
+ * @geo:	the wheel, at @geo->hz
+ * @khz:	the trace's HZ
+ *
+ * What the wheel itself costs on the trace's timer events, as --time
+ * measures it (sw_modify(), sw_cancel(), its ticks with their due timers
+ * run), once: none of the mirror's bookkeeping.
+ *
+ * Return: nanoseconds.
+ */
+double sw_replay_time_geometry(const struct sw_replay_trace *t, const size_t *timer_of,
+			       size_t nr_timers, const struct sw_geometry *geo, unsigned int khz)
+{
+	struct sw_timer *timers = calloc(nr_timers ? nr_timers : 1, sizeof(*timers));
+	struct sw_timing m = { 0 };
+	struct sw_hz hz;
+
+	if (!timers) {
+		fprintf(stderr, "sw-replay: out of memory\n");
+		exit(2);
+	}
+	sw_hz_init(&hz, khz, geo->hz);
+	sw_time_wheel(t, timer_of, timers, nr_timers, geo, &hz, false, &m);
+	free(timers);
+	return m.total_ns;
+}
