@@ -198,19 +198,31 @@ struct sw_contract {
 	long		worst_excess;
 };
 
-/* The replay's state */
-struct sw_replay {
+/*
+ * What the trace gives every replay of it, read and ordered once: a sweep,
+ * or --check's replay with the stale-next_expiry rule flipped, copies it
+ * whole (sw_replay_again())
+ */
+struct sw_replay_input {
 	struct sw_replay_trace	t;
-	struct sw_replay_order	order;
 	struct sw_timers	timers;
 	const size_t		*timer_of;	/* per event, its timer's index in @timers */
+	unsigned int		hz;
+	bool			exact_next;	/* --exact-next */
+	unsigned long		first_now;
+	unsigned long		last_now;
+};
+
+/* The replay's state */
+struct sw_replay {
+	struct sw_replay_input	in;
+	struct sw_replay_order	order;
 	struct sw_mirror	*m;
 	unsigned int		nr_wheels;
 	struct sw_mirror_rec	*recs;
 	struct sw_mirror_rec	**slots;
 	struct sw_mirror_cpu	*cpus;
 	unsigned int		nr_cpus;
-	bool			exact_next;	/* --exact-next */
 	bool			kernel_only;	/* the kernel's wheel, no default ones */
 	const struct sw_geometry *geos;		/* wheels added: --wheel, a sweep's batch */
 	unsigned int		nr_geos;
@@ -223,11 +235,8 @@ struct sw_replay {
 	struct sw_evidence_untracked *untracked; /* see sw_evidence_history() */
 	size_t			nr_untracked;
 	struct sw_contract	contract[SW_MIRROR_MAX_WHEELS];
-	unsigned int		hz;
 	bool			hz_given;
 	bool			v612;
-	unsigned long		first_now;
-	unsigned long		last_now;
 };
 
 static void sw_contract_expired(struct sw_replay *rp, size_t ti,
@@ -289,7 +298,7 @@ static void sw_replay_evidence(struct sw_replay *rp, size_t ti, const struct sw_
 		/* At most one a start: room for all of them */
 		e->unshown[e->nr_unshown++] = (struct sw_evidence_unshown){
 			.cpu = re->cpu,
-			.seq = re - rp->t.evs,
+			.seq = re - rp->in.t.evs,
 			.expires = re->expires,
 			.now = re->now,
 			.k = out->kernel,
@@ -312,7 +321,7 @@ static void sw_replay_evidence(struct sw_replay *rp, size_t ti, const struct sw_
  */
 static void sw_derive_now(struct sw_replay *rp)
 {
-	struct sw_replay_trace *t = &rp->t;
+	struct sw_replay_trace *t = &rp->in.t;
 	u64 next = 0, last = 0;
 	bool have_next = false;
 	size_t i;
@@ -322,14 +331,14 @@ static void sw_derive_now(struct sw_replay *rp)
 
 		if (ev->have & SW_RE_NOW) {
 			last = ev->now;
-			if (!rp->first_now)
-				rp->first_now = last;
-		} else if (ev->type == SW_RE_IDLE_ENTER && rp->first_now) {
+			if (!rp->in.first_now)
+				rp->in.first_now = last;
+		} else if (ev->type == SW_RE_IDLE_ENTER && rp->in.first_now) {
 			ev->now = last;
 			ev->have |= SW_RE_NOW;
 		}
 	}
-	rp->last_now = last;
+	rp->in.last_now = last;
 	for (i = t->nr; i-- > 0;) {
 		struct sw_replay_ev *ev = &t->evs[i];
 
@@ -349,20 +358,20 @@ static void sw_replay_setup(struct sw_replay *rp)
 	unsigned int nr_cpus = 0, g;
 	size_t i;
 
-	nr_cpus = rp->t.nr_cpus;
-	for (i = 0; i < rp->t.nr; i++) {
-		if (rp->t.evs[i].cpu + 1U > nr_cpus)
-			nr_cpus = rp->t.evs[i].cpu + 1U;
-		rp->v612 |= rp->t.evs[i].have & SW_RE_BUCKET;
+	nr_cpus = rp->in.t.nr_cpus;
+	for (i = 0; i < rp->in.t.nr; i++) {
+		if (rp->in.t.evs[i].cpu + 1U > nr_cpus)
+			nr_cpus = rp->in.t.evs[i].cpu + 1U;
+		rp->v612 |= rp->in.t.evs[i].have & SW_RE_BUCKET;
 	}
 	rp->m = xcalloc(1, sizeof(*rp->m));
 	rp->slots = xcalloc(nr_cpus, sizeof(*rp->slots));
-	rp->recs = xcalloc(rp->timers.nr, sizeof(*rp->recs));
+	rp->recs = xcalloc(rp->in.timers.nr, sizeof(*rp->recs));
 	rp->top = xcalloc(1, sizeof(*rp->top));
-	rp->fn_of = xcalloc(rp->timers.nr, sizeof(*rp->fn_of));
-	if (sw_mirror_init_wheels(rp->m, rp->hz, rp->first_now, rp->slots, nr_cpus,
+	rp->fn_of = xcalloc(rp->in.timers.nr, sizeof(*rp->fn_of));
+	if (sw_mirror_init_wheels(rp->m, rp->in.hz, rp->in.first_now, rp->slots, nr_cpus,
 				  !rp->kernel_only))
-		die("no wheel geometry at HZ %u", rp->hz);
+		die("no wheel geometry at HZ %u", rp->in.hz);
 	for (g = 0; g < rp->nr_geos; g++) {
 		if (sw_mirror_add_wheel(rp->m, &rp->geos[g]))
 			die("%u wheels: the mirror runs at most %u, %u by default; %s",
@@ -374,20 +383,20 @@ static void sw_replay_setup(struct sw_replay *rp)
 	rp->nr_cpus = nr_cpus;
 	sw_mirror_set_cpus(rp->m, rp->cpus, nr_cpus,
 			   rp->v612 ? SW_BASES_LOCAL_GLOBAL_DEF : SW_BASES_STD_DEF);
-	sw_mirror_set_exact_next(rp->m, rp->exact_next);
+	sw_mirror_set_exact_next(rp->m, rp->in.exact_next);
 	/* Every timer has a record, and no wheel is ever left behind */
-	sw_mirror_add_records(rp->m, rp->recs, rp->timers.nr);
+	sw_mirror_add_records(rp->m, rp->recs, rp->in.timers.nr);
 	sw_mirror_set_budget(rp->m, UINT_MAX);
 	sw_mirror_set_cpu_budget(rp->m, ULONG_MAX);
 	rp->nr_wheels = sw_mirror_nr_wheels(rp->m);
-	rp->place = xcalloc(rp->timers.nr * rp->nr_wheels, sizeof(*rp->place));
-	rp->base_of = xcalloc(rp->timers.nr, sizeof(*rp->base_of));
-	sw_geometry_init(&rp->kgeo, SW_WHEEL_MAINLINE, rp->hz);
+	rp->place = xcalloc(rp->in.timers.nr * rp->nr_wheels, sizeof(*rp->place));
+	rp->base_of = xcalloc(rp->in.timers.nr, sizeof(*rp->base_of));
+	sw_geometry_init(&rp->kgeo, SW_WHEEL_MAINLINE, rp->in.hz);
 	rp->evidence.geo = &rp->kgeo;
 	rp->evidence.nr_cpus = nr_cpus;
 	rp->evidence.bases = xcalloc(nr_cpus * SW_EVIDENCE_KINDS, sizeof(*rp->evidence.bases));
-	rp->evidence.unshown = xcalloc(rp->t.nr, sizeof(*rp->evidence.unshown));
-	rp->untracked = xcalloc(rp->t.nr, sizeof(*rp->untracked));
+	rp->evidence.unshown = xcalloc(rp->in.t.nr, sizeof(*rp->evidence.unshown));
+	rp->untracked = xcalloc(rp->in.t.nr, sizeof(*rp->untracked));
 	sw_mirror_top_init(rp->top);
 }
 
@@ -396,13 +405,7 @@ static struct sw_replay *sw_replay_again(const struct sw_replay *rp)
 {
 	struct sw_replay *again = xcalloc(1, sizeof(*again));
 
-	again->t = rp->t;
-	again->timers = rp->timers;
-	again->timer_of = rp->timer_of;
-	again->hz = rp->hz;
-	again->exact_next = rp->exact_next;
-	again->first_now = rp->first_now;
-	again->last_now = rp->last_now;
+	again->in = rp->in;
 	return again;
 }
 
@@ -437,8 +440,8 @@ static void sw_replay_run(struct sw_replay *rp)
 	struct sw_mirror_outcome out;
 	size_t i, ti;
 
-	for (i = 0; i < rp->t.nr; i++) {
-		const struct sw_replay_ev *re = &rp->t.evs[i];
+	for (i = 0; i < rp->in.t.nr; i++) {
+		const struct sw_replay_ev *re = &rp->in.t.evs[i];
 		struct sw_mirror_event ev = {
 			.type = types[re->type],
 			.timer = (const void *)(uintptr_t)re->timer,
@@ -455,7 +458,7 @@ static void sw_replay_run(struct sw_replay *rp)
 			sw_mirror_handle_event(rp->m, &ev, NULL);
 			continue;
 		}
-		ti = rp->timer_of[i];
+		ti = rp->in.timer_of[i];
 		if (re->type == SW_RE_EXPIRE)
 			ev.baseclk = re->kclk;
 		else
@@ -478,7 +481,7 @@ static void sw_replay_run(struct sw_replay *rp)
 		sw_mirror_top_account(rp->top, (const void *)(uintptr_t)rp->fn_of[ti], out.class,
 				      &out, rp->nr_wheels);
 	}
-	sw_mirror_advance(rp->m, rp->last_now);
+	sw_mirror_advance(rp->m, rp->in.last_now);
 	sw_evidence_history(&rp->evidence, rp->untracked, rp->nr_untracked);
 }
 
@@ -492,7 +495,7 @@ static __printf(2, 0) void sw_stdio_vprintf(struct sw_print *p, const char *fmt,
 static void sw_replay_fn_name(void *ctx, const void *fn, char *buf, size_t size)
 {
 	const struct sw_replay *rp = ctx;
-	const char *name = sw_replay_trace_fn_name(&rp->t, (uintptr_t)fn);
+	const char *name = sw_replay_trace_fn_name(&rp->in.t, (uintptr_t)fn);
 
 	if (name)
 		snprintf(buf, size, "%s", name);
@@ -519,14 +522,14 @@ enum {
  */
 static const char *sw_replay_softirq_missing(const struct sw_replay *rp)
 {
-	if (!rp->t.has_softirq)
+	if (!rp->in.t.has_softirq)
 		return "not recorded (the trace lacks irq:softirq_entry and irq:softirq_exit)";
 	return NULL;
 }
 
 static const char *sw_replay_idle_missing(const struct sw_replay *rp)
 {
-	if (!rp->t.has_idle)
+	if (!rp->in.t.has_idle)
 		return "not recorded (the trace lacks power:cpu_idle and timer:timer_base_idle)";
 	return NULL;
 }
@@ -542,7 +545,7 @@ static void sw_replay_notes(const struct sw_replay *rp)
 	if (why)
 		printf("replay idle: %s: %s\n", why,
 		       "every CPU taken as awake, on every tick; idle_wakeups not measured");
-	if (rp->exact_next)
+	if (rp->in.exact_next)
 		printf("replay next_expiry: exact (--exact-next: the stale rule off)\n");
 }
 
@@ -644,12 +647,12 @@ static void sw_replay_json(struct sw_replay *rp, const struct sw_mirror_report *
 	struct json_object *t = json_object_new_object();
 
 	json_object_object_add(t, "path", json_object_new_string(path));
-	json_object_object_add(t, "events", json_object_new_uint64(rp->t.nr));
-	json_object_object_add(t, "timers", json_object_new_uint64(rp->timers.nr));
-	json_object_object_add(t, "cpus", json_object_new_uint64(rp->t.nr_cpus));
-	json_object_object_add(t, "other_events", json_object_new_uint64(rp->t.other));
-	json_object_object_add(t, "missed", json_object_new_int64(rp->t.missed));
-	json_object_object_add(t, "hz", json_object_new_uint64(rp->hz));
+	json_object_object_add(t, "events", json_object_new_uint64(rp->in.t.nr));
+	json_object_object_add(t, "timers", json_object_new_uint64(rp->in.timers.nr));
+	json_object_object_add(t, "cpus", json_object_new_uint64(rp->in.t.nr_cpus));
+	json_object_object_add(t, "other_events", json_object_new_uint64(rp->in.t.other));
+	json_object_object_add(t, "missed", json_object_new_int64(rp->in.t.missed));
+	json_object_object_add(t, "hz", json_object_new_uint64(rp->in.hz));
 	json_object_object_add(t, "hz_from", json_object_new_string(why));
 	json_object_object_add(t, "order_window_ns", json_object_new_uint64(rp->order.window));
 	json_object_object_add(t, "order_ties", json_object_new_uint64(rp->order.ties));
@@ -719,7 +722,7 @@ static void sw_replay_check_softirq(struct sw_replay *rp, const struct sw_mirror
 	}
 	for (kw = 0; kw < rep->fig.wheels; kw++) {
 		if (rep->fig.wheel[kw].kind == SW_WHEEL_MAINLINE &&
-		    rep->fig.wheel[kw].vhz == rp->hz)
+		    rep->fig.wheel[kw].vhz == rp->in.hz)
 			break;
 	}
 	un = sw_sirq_share(rep, v[SW_SIRQ_UNPREDICTED] + v[SW_SIRQ_MISSED]);
@@ -746,8 +749,8 @@ static void sw_replay_check_softirq(struct sw_replay *rp, const struct sw_mirror
 	sw_check(c, alt && sp >= sp_alt,
 		 "softirq differential: of %lu runs that ran no timer, %s next_expiry pairs %lu with a raise, %s %lu%s; unexplained %lu.%lu%%, %lu.%lu%%",
 		 rep->fig.softirq_recorded_spurious,
-		 rp->exact_next ? "exact" : "the kernel's stale", sp,
-		 rp->exact_next ? "the kernel's stale" : "exact", sp_alt,
+		 rp->in.exact_next ? "exact" : "the kernel's stale", sp,
+		 rp->in.exact_next ? "the kernel's stale" : "exact", sp_alt,
 		 sp == sp_alt ? " (undecided by this trace)" : "", un / 10, un % 10,
 		 un_alt / 10, un_alt % 10);
 }
@@ -763,7 +766,7 @@ static void sw_replay_check(struct sw_replay *rp, const struct sw_mirror_report 
 		placed += n[SW_DIFF_PLACEMENT][r];
 		expired += n[SW_DIFF_EXPIRY][r];
 	}
-	sw_check(c, !rp->t.missed, "no event lost in recording (%lld)", rp->t.missed);
+	sw_check(c, !rp->in.t.missed, "no event lost in recording (%lld)", rp->in.t.missed);
 	sw_check(c, !rp->order.broken,
 		 "every timer's events in an order the kernel can produce: %lu ties within %llu ns, %lu decided against the timestamps, %lu against the rules",
 		 rp->order.ties, (unsigned long long)rp->order.window, rp->order.moved,
@@ -775,25 +778,25 @@ static void sw_replay_check(struct sw_replay *rp, const struct sw_mirror_report 
 		 "no anomalous sequence (%lu) or dropped timer (%lu)",
 		 rep->fig.events[SW_MC_ANOMALY], rep->fig.events[SW_MC_DROPPED]);
 	sw_check(c, !n[SW_DIFF_PLACEMENT][SW_DIFF_MIRROR_BEHIND],
-		 "mainline.%u never placed from behind (%lu)", rp->hz,
+		 "mainline.%u never placed from behind (%lu)", rp->in.hz,
 		 n[SW_DIFF_PLACEMENT][SW_DIFF_MIRROR_BEHIND]);
 	sw_check(c, !n[SW_DIFF_PLACEMENT][SW_DIFF_UNEXPLAINED],
 		 "mainline.%u placements: match %lu clk_at_jiffies %lu clk_ahead %lu clk_behind %lu unexplained %lu",
-		 rp->hz, n[SW_DIFF_PLACEMENT][SW_DIFF_MATCH],
+		 rp->in.hz, n[SW_DIFF_PLACEMENT][SW_DIFF_MATCH],
 		 n[SW_DIFF_PLACEMENT][SW_DIFF_CLK_AT_JIFFIES],
 		 n[SW_DIFF_PLACEMENT][SW_DIFF_CLK_AHEAD], n[SW_DIFF_PLACEMENT][SW_DIFF_CLK_BEHIND],
 		 n[SW_DIFF_PLACEMENT][SW_DIFF_UNEXPLAINED]);
 	sw_check(c, rp->evidence.behind == rp->evidence.behind_shown + rp->evidence.behind_history,
 		 "mainline.%u clk_behind %lu: shown by a due tick of the base %lu, by a timer from before the trace %lu",
-		 rp->hz, rp->evidence.behind, rp->evidence.behind_shown,
+		 rp->in.hz, rp->evidence.behind, rp->evidence.behind_shown,
 		 rp->evidence.behind_history);
 	sw_check(c, rp->evidence.ahead == rp->evidence.ahead_shown,
-		 "mainline.%u clk_ahead %lu, shown by the base's run of that tick %lu", rp->hz,
+		 "mainline.%u clk_ahead %lu, shown by the base's run of that tick %lu", rp->in.hz,
 		 rp->evidence.ahead, rp->evidence.ahead_shown);
 	sw_check(c, !n[SW_DIFF_EXPIRY][SW_DIFF_UNEXPLAINED],
 		 "mainline.%u expiry ticks: match %lu placed_apart %lu unexplained %lu",
-		 rp->hz, n[SW_DIFF_EXPIRY][SW_DIFF_MATCH], n[SW_DIFF_EXPIRY][SW_DIFF_PLACED_APART],
-		 n[SW_DIFF_EXPIRY][SW_DIFF_UNEXPLAINED]);
+		 rp->in.hz, n[SW_DIFF_EXPIRY][SW_DIFF_MATCH],
+		 n[SW_DIFF_EXPIRY][SW_DIFF_PLACED_APART], n[SW_DIFF_EXPIRY][SW_DIFF_UNEXPLAINED]);
 	for (w = 0; w < rep->fig.wheels; w++) {
 		const struct sw_contract *k = &rp->contract[w];
 		char name[SW_SPEC_MAX];
@@ -948,18 +951,19 @@ static void sw_sweep(struct sw_replay *rp, const struct sw_grid *grid, const cha
 		     bool json)
 {
 	unsigned int nr, b, e, i, passes = 0, wheels_run = 0;
-	struct sw_geometry *geos = sw_sweep_geometries(grid, rp->hz, &nr);
+	struct sw_geometry *geos = sw_sweep_geometries(grid, rp->in.hz, &nr);
 	struct sw_sweep_row *rows = xcalloc(nr, sizeof(*rows));
 	unsigned int *wheel_of = xcalloc(nr, sizeof(*wheel_of));
 	struct sw_geometry batch[SW_SWEEP_BATCH], kgeo;
 	struct sw_mirror_head head = { .caught_up = 1 };
 	struct sw_mirror_report *rep = xcalloc(1, sizeof(*rep));
-	double secs = (double)(rp->last_now - rp->first_now) / rp->hz;
+	double secs = (double)(rp->in.last_now - rp->in.first_now) / rp->in.hz;
 	double pass_s = 0, wheels_s = 0, t0, t1, wall = sw_now_s();
 
-	head.records = rp->timers.nr;
-	head.elapsed_ms = (unsigned long long)(rp->last_now - rp->first_now) * 1000 / rp->hz;
-	sw_geometry_init(&kgeo, SW_WHEEL_MAINLINE, rp->hz);
+	head.records = rp->in.timers.nr;
+	head.elapsed_ms = (unsigned long long)(rp->in.last_now - rp->in.first_now) * 1000 /
+			  rp->in.hz;
+	sw_geometry_init(&kgeo, SW_WHEEL_MAINLINE, rp->in.hz);
 	for (b = 0; b < nr; b = e) {
 		struct sw_replay *p = sw_replay_again(rp);
 		unsigned int n = 0;
@@ -1000,7 +1004,8 @@ static void sw_sweep(struct sw_replay *rp, const struct sw_grid *grid, const cha
 		double ns;
 
 		t0 = sw_now_s();
-		ns = sw_replay_time_geometry(&rp->t, rp->timer_of, rp->timers.nr, &geos[i], rp->hz);
+		ns = sw_replay_time_geometry(&rp->in.t, rp->in.timer_of, rp->in.timers.nr,
+					     &geos[i], rp->in.hz);
 		rows[i].wheel_us_per_s = ns / 1e3 / (secs > 0 ? secs : 1);
 		wheels_s += sw_now_s() - t0;
 	}
@@ -1010,8 +1015,8 @@ static void sw_sweep(struct sw_replay *rp, const struct sw_grid *grid, const cha
 		struct json_object *t = json_object_new_object();
 
 		json_object_object_add(t, "path", json_object_new_string(path));
-		json_object_object_add(t, "events", json_object_new_uint64(rp->t.nr));
-		json_object_object_add(t, "hz", json_object_new_uint64(rp->hz));
+		json_object_object_add(t, "events", json_object_new_uint64(rp->in.t.nr));
+		json_object_object_add(t, "hz", json_object_new_uint64(rp->in.hz));
 		json_object_object_add(t, "seconds", json_object_new_double(secs));
 		json_object_object_add(o, "trace", t);
 		json_object_object_add(o, "geometries", json_object_new_uint64(nr));
@@ -1054,9 +1059,9 @@ static void sw_sweep(struct sw_replay *rp, const struct sw_grid *grid, const cha
 			       row->idle_wakeups_per_s, row->cascaded_per_s, row->wheel_us_per_s);
 		}
 		printf("sweep: %u geometries over %zu events (%.1f s of trace at HZ %u):", nr,
-		       rp->t.nr, secs, rp->hz);
+		       rp->in.t.nr, secs, rp->in.hz);
 		printf(" %u passes of the mirror %.2f s (%.1f ns per wheel-event,", passes, pass_s,
-		       pass_s * 1e9 / ((double)rp->t.nr * wheels_run));
+		       pass_s * 1e9 / ((double)rp->in.t.nr * wheels_run));
 		printf(" the kernel's wheel counted), the wheels alone %.2f s, %.2f s in all\n",
 		       wheels_s, wall);
 	}
@@ -1098,12 +1103,12 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[a], "--hz") && a + 1 < argc) {
 			char *end;
 
-			rp.hz = strtoul(argv[++a], &end, 10);
-			if (*end || !rp.hz)
+			rp.in.hz = strtoul(argv[++a], &end, 10);
+			if (*end || !rp.in.hz)
 				die("--hz %s: not a HZ", argv[a]);
 			rp.hz_given = true;
 		} else if (!strcmp(argv[a], "--exact-next")) {
-			rp.exact_next = true;
+			rp.in.exact_next = true;
 		} else if (!strcmp(argv[a], "--window") && a + 1 < argc) {
 			char *end;
 
@@ -1155,7 +1160,7 @@ int main(int argc, char **argv)
 			path = argv[a];
 		}
 	}
-	if (!path || (sweep && (check || time_rounds || nr_wheel_specs || rp.exact_next ||
+	if (!path || (sweep && (check || time_rounds || nr_wheel_specs || rp.in.exact_next ||
 				(show != SW_SHOW_SUMMARY && show != SW_SHOW_JSON))))
 		usage();
 	if (sweep) {
@@ -1170,26 +1175,26 @@ int main(int argc, char **argv)
 				die("--sweep: %s: %s", grid.spec[k], why);
 		}
 	}
-	if (sw_replay_trace_read(path, &rp.t, err, sizeof(err)))
+	if (sw_replay_trace_read(path, &rp.in.t, err, sizeof(err)))
 		die("%s: %s", path, err);
-	if (!rp.t.nr)
+	if (!rp.in.t.nr)
 		die("%s: no timer events in the trace (%llu other events)", path,
-		    (unsigned long long)rp.t.other);
+		    (unsigned long long)rp.in.t.other);
 	if (!rp.hz_given) {
-		rp.hz = sw_infer_hz(&rp.t, why, sizeof(why));
-		if (!rp.hz)
+		rp.in.hz = sw_infer_hz(&rp.in.t, why, sizeof(why));
+		if (!rp.in.hz)
 			die("%s: cannot infer the kernel's HZ (%s); give it with --hz", path, why);
 	} else {
 		snprintf(why, sizeof(why), "given");
 	}
-	sw_timers_build(&rp.timers, &rp.t);
-	timer_of = xcalloc(rp.t.nr, sizeof(*timer_of));
-	for (j = 0; j < rp.t.nr; j++) {
-		if (rp.t.evs[j].type <= SW_RE_EXPIRE)
-			timer_of[j] = sw_timers_index(&rp.timers, rp.t.evs[j].timer);
+	sw_timers_build(&rp.in.timers, &rp.in.t);
+	timer_of = xcalloc(rp.in.t.nr, sizeof(*timer_of));
+	for (j = 0; j < rp.in.t.nr; j++) {
+		if (rp.in.t.evs[j].type <= SW_RE_EXPIRE)
+			timer_of[j] = sw_timers_index(&rp.in.timers, rp.in.t.evs[j].timer);
 	}
-	sw_replay_order(&rp.t, timer_of, rp.timers.nr, &rp.order);
-	rp.timer_of = timer_of;
+	sw_replay_order(&rp.in.t, timer_of, rp.in.timers.nr, &rp.order);
+	rp.in.timer_of = timer_of;
 	sw_derive_now(&rp);
 	if (sweep) {
 		sw_sweep(&rp, &grid, path, show == SW_SHOW_JSON);
@@ -1198,7 +1203,7 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < nr_wheel_specs; i++) {
 		/* At the trace's HZ when the spec gives none */
-		if (sw_geometry_parse(&wheel_geos[i], wheel_specs[i], rp.hz, err, sizeof(err)))
+		if (sw_geometry_parse(&wheel_geos[i], wheel_specs[i], rp.in.hz, err, sizeof(err)))
 			die("--wheel %s: %s", wheel_specs[i], err);
 	}
 	rp.geos = wheel_geos;
@@ -1206,10 +1211,10 @@ int main(int argc, char **argv)
 	sw_replay_setup(&rp);
 	if (show != SW_SHOW_JSON) {
 		printf("replay trace %s events %zu timers %zu cpus %u",
-		       path, rp.t.nr, rp.timers.nr, rp.t.nr_cpus);
-		printf(" other_events %llu missed %lld\n", (unsigned long long)rp.t.other,
-		       rp.t.missed);
-		printf("replay hz %u (%s)\n", rp.hz, why);
+		       path, rp.in.t.nr, rp.in.timers.nr, rp.in.t.nr_cpus);
+		printf(" other_events %llu missed %lld\n", (unsigned long long)rp.in.t.other,
+		       rp.in.t.missed);
+		printf("replay hz %u (%s)\n", rp.in.hz, why);
 		printf("replay order window_ns %llu ties %lu moved %lu broken %lu\n",
 		       (unsigned long long)rp.order.window, rp.order.ties, rp.order.moved,
 		       rp.order.broken);
@@ -1222,29 +1227,30 @@ int main(int argc, char **argv)
 
 		/* The events in order already: each round merges the same streams again */
 		for (j = 1; j < time_rounds; j++) {
-			sw_replay_order(&rp.t, timer_of, rp.timers.nr, &again);
+			sw_replay_order(&rp.in.t, timer_of, rp.in.timers.nr, &again);
 			best = again.ns < best ? again.ns : best;
 		}
-		printf("time order events %zu ns_per_event %.1f\n", rp.t.nr, best / rp.t.nr);
+		printf("time order events %zu ns_per_event %.1f\n", rp.in.t.nr, best / rp.in.t.nr);
 		/* The structures are timed on the timer events alone */
-		for (j = 0; j < rp.t.nr; j++) {
-			if (rp.t.evs[j].type <= SW_RE_EXPIRE) {
+		for (j = 0; j < rp.in.t.nr; j++) {
+			if (rp.in.t.evs[j].type <= SW_RE_EXPIRE) {
 				timer_of[n] = timer_of[j];
-				rp.t.evs[n++] = rp.t.evs[j];
+				rp.in.t.evs[n++] = rp.in.t.evs[j];
 			}
 		}
-		rp.t.nr = n;
+		rp.in.t.nr = n;
 		if (tick_cost)
-			sw_replay_tick_cost(&rp.t, timer_of, rp.timers.nr, rp.hz, time_rounds);
+			sw_replay_tick_cost(&rp.in.t, timer_of, rp.in.timers.nr, rp.in.hz,
+					    time_rounds);
 		else
-			sw_replay_time(&rp.t, timer_of, rp.timers.nr, rp.hz, time_rounds);
+			sw_replay_time(&rp.in.t, timer_of, rp.in.timers.nr, rp.in.hz, time_rounds);
 		return 0;
 	}
 	sw_replay_run(&rp);
 
 	rep = xcalloc(1, sizeof(*rep));
-	head.records = rp.timers.nr;
-	head.elapsed_ms = (unsigned long long)(rp.last_now - rp.first_now) * 1000 / rp.hz;
+	head.records = rp.in.timers.nr;
+	head.elapsed_ms = (unsigned long long)(rp.in.last_now - rp.in.first_now) * 1000 / rp.in.hz;
 	sw_mirror_report_take(rep, &head, rp.m, rp.top);
 	if (check) {
 		struct sw_checks c = { .trace = path };
@@ -1255,7 +1261,7 @@ int main(int argc, char **argv)
 			/* The same trace, the stale-next_expiry rule flipped */
 			struct sw_replay *flip = sw_replay_again(&rp);
 
-			flip->exact_next = !rp.exact_next;
+			flip->in.exact_next = !rp.in.exact_next;
 			sw_replay_setup(flip);
 			sw_replay_run(flip);
 			alt = xcalloc(1, sizeof(*alt));
