@@ -294,7 +294,7 @@ static void sw_mirror_added_wheel_runs_as_a_default_one(struct kunit *test)
 		}
 		KUNIT_ASSERT_LT_MSG(test, w, nr, "%s: no default wheel of that name", added->name);
 		KUNIT_EXPECT_GT_MSG(test, added->softirqs, 0UL, "%s", added->name);
-		KUNIT_EXPECT_GT_MSG(test, added->due_ticks, 0UL, "%s", added->name);
+		KUNIT_EXPECT_GT_MSG(test, added->counts.due_ticks, 0UL, "%s", added->name);
 		KUNIT_EXPECT_EQ_MSG(test, memcmp(added, &fig->wheel[w], sizeof(*added)), 0,
 				    "%s: figures differ from the default wheel's", added->name);
 	}
@@ -410,11 +410,11 @@ static void sw_mirror_counts_late_over_a_tenth(struct kunit *test)
 		long lat = t->out.wheel[w].lateness;
 		bool over = lat > 0 && lat * 10 * 1000 > 20L * t->m.wheels[w].hz.vhz;
 
-		KUNIT_EXPECT_EQ_MSG(test, t->m.wheels[w].late_10pct, (unsigned long)over,
+		KUNIT_EXPECT_EQ_MSG(test, t->m.wheels[w].counts.late_10pct, (unsigned long)over,
 				    "wheel %u lateness %ld", w, lat);
 		late += over;
 	}
-	KUNIT_EXPECT_EQ(test, t->m.wheels[t->m.kernel_wheel].late_10pct, 0UL);
+	KUNIT_EXPECT_EQ(test, t->m.wheels[t->m.kernel_wheel].counts.late_10pct, 0UL);
 	KUNIT_EXPECT_GT(test, late, 0U);
 }
 
@@ -760,8 +760,8 @@ static void sw_mirror_wheels_run_as_jiffies_pass(struct kunit *test)
 		struct sw_mirror_wheel *wh = &t->m.wheels[w];
 
 		/* Every wheel's tick for it has passed: run, once, at one due tick */
-		KUNIT_EXPECT_EQ_MSG(test, wh->ran, 1UL, "wheel %u", w);
-		KUNIT_EXPECT_EQ(test, wh->due_ticks, 1UL);
+		KUNIT_EXPECT_EQ_MSG(test, wh->counts.ran_ahead, 1UL, "wheel %u", w);
+		KUNIT_EXPECT_EQ(test, wh->counts.due_ticks, 1UL);
 		KUNIT_EXPECT_EQ(test, wh->base.nr_pending, 0UL);
 		KUNIT_EXPECT_EQ(test, wh->base.clk, sw_hz_clock(&wh->hz, expires + 1000));
 	}
@@ -805,12 +805,12 @@ static void sw_mirror_busy_ticks_count_the_kernels_expiries_too(struct kunit *te
 		if (wh->hz.vhz != 100)
 			continue;
 		nr_100++;
-		KUNIT_EXPECT_EQ_MSG(test, wh->ran, 0UL, "wheel %u", w);
-		KUNIT_EXPECT_EQ_MSG(test, wh->due_ticks, 1UL, "wheel %u", w);
+		KUNIT_EXPECT_EQ_MSG(test, wh->counts.ran_ahead, 0UL, "wheel %u", w);
+		KUNIT_EXPECT_EQ_MSG(test, wh->counts.due_ticks, 1UL, "wheel %u", w);
 	}
 	KUNIT_EXPECT_EQ(test, nr_100, 3U);
 	/* The kernel's own wheel: two ticks, J0 + 12 and J0 + 13 */
-	KUNIT_EXPECT_EQ(test, t->m.wheels[t->m.kernel_wheel].due_ticks, 2UL);
+	KUNIT_EXPECT_EQ(test, t->m.wheels[t->m.kernel_wheel].counts.due_ticks, 2UL);
 }
 
 /* A work budget per event: a wheel left behind catches up later */
@@ -825,7 +825,7 @@ static void sw_mirror_catches_up_within_a_budget(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, sw_mirror_advance(&t->m, SW_MT_J0 + 1000));
 	for (w = 0; w < t->m.nr_wheels; w++) {
 		if (t->m.wheels[w].base.geo.kind == SW_WHEEL_CLASSIC)
-			KUNIT_EXPECT_EQ(test, t->m.wheels[w].behind, 1UL);
+			KUNIT_EXPECT_EQ(test, t->m.wheels[w].counts.behind, 1UL);
 	}
 	KUNIT_EXPECT_TRUE(test, sw_mirror_consistent(&t->m));
 	while (!sw_mirror_advance(&t->m, SW_MT_J0 + 1000))
@@ -851,8 +851,8 @@ static void sw_mirror_counts_clamped_and_parked(struct kunit *test)
 		/* Mainline's range is 12 days at 1000, 49 at 250, 15 at 100 */
 		bool clamp = kind == SW_WHEEL_MAINLINE && wh->hz.vhz != 250;
 
-		KUNIT_EXPECT_EQ_MSG(test, wh->clamped, (unsigned long)clamp, "wheel %u", w);
-		KUNIT_EXPECT_EQ_MSG(test, wh->parked, (unsigned long)(kind == SW_WHEEL_SEED),
+		KUNIT_EXPECT_EQ_MSG(test, wh->counts.clamped, (unsigned long)clamp, "wheel %u", w);
+		KUNIT_EXPECT_EQ_MSG(test, wh->counts.parked, (unsigned long)(kind == SW_WHEEL_SEED),
 				    "wheel %u", w);
 		/* The outcome says it of the event, as the wheel marked it */
 		KUNIT_EXPECT_EQ_MSG(test, t->out.wheel[w].how,

@@ -435,7 +435,7 @@ static void sw_mirror_busy(struct sw_mirror_wheel *wh, unsigned long tick)
 	if (*slot == tick)
 		return;
 	*slot = tick;
-	wh->due_ticks++;
+	wh->counts.due_ticks++;
 }
 
 static void sw_mirror_lat_add(struct sw_mirror_lateness *lat, long lateness)
@@ -465,7 +465,7 @@ static void sw_mirror_measure_lateness(struct sw_mirror *m, struct sw_mirror_rec
 		sw_mirror_lat_add(&wh->lat[r->lvl[w]], lateness);
 		/* Later than a tenth of its timeout: lateness / vhz > timeout / khz / 10 */
 		if (lateness > 0 && (u64)lateness * 10 * m->khz > (u64)timeout * wh->hz.vhz)
-			wh->late_10pct++;
+			wh->counts.late_10pct++;
 		/* Its clock ran it already, and counted the tick, or the kernel came first */
 		if (sw_timer_pending(&r->ent[w]))
 			sw_mirror_busy(wh, r->ent[w].bucket_expiry);
@@ -551,9 +551,9 @@ static void sw_mirror_place(struct sw_mirror *m, struct sw_mirror_rec *r,
 		sw_modify(&wh->base, &r->ent[w], v);
 		r->lvl[w] = sw_timer_level(&wh->base, &r->ent[w]);
 		if (r->ent[w].flags & SW_TIMER_CLAMPED)
-			wh->clamped++;
+			wh->counts.clamped++;
 		if (r->ent[w].flags & SW_TIMER_PARKED)
-			wh->parked++;
+			wh->counts.parked++;
 		if (out)
 			sw_mirror_placed(&out->wheel[w], wh, &r->ent[w], r->lvl[w], v);
 	}
@@ -694,11 +694,11 @@ static bool sw_mirror_catch_up_wheel(struct sw_mirror *m, struct sw_mirror_wheel
 			return false;
 		sw_collect_tick(&wh->base, clk - 1, &tick);
 		work++;
-		wh->cascaded += tick.cascaded;
+		wh->counts.cascaded += tick.cascaded;
 		work += tick.cascaded;
 		while ((timer = sw_tick_pop(&tick))) {
 			/* Marked run only: it stays the record's until the kernel's event */
-			wh->ran++;
+			wh->counts.ran_ahead++;
 			wh->ran_pending++;
 			work++;
 			sw_mirror_busy(wh, tick.clk);
@@ -721,7 +721,7 @@ static bool sw_mirror_catch_up(struct sw_mirror *m, unsigned long j, bool throug
 
 		sw_hz_rebase(&wh->hz, m->now);
 		if (!sw_mirror_catch_up_wheel(m, wh, sw_hz_clock(&wh->hz, j) + through)) {
-			wh->behind++;
+			wh->counts.behind++;
 			caught_up = false;
 		}
 	}
@@ -969,13 +969,7 @@ void sw_mirror_read_figures(const struct sw_mirror *m, struct sw_mirror_figures 
 		for (lvl = 0; lvl < wf->depth; lvl++)
 			wf->gran[lvl] = sw_lvl_expiry_gran(&wh->base.geo, lvl);
 		memcpy(wf->lat, wh->lat, sizeof(wf->lat));
-		wf->cascaded = wh->cascaded;
-		wf->late_10pct = wh->late_10pct;
-		wf->due_ticks = wh->due_ticks;
-		wf->clamped = wh->clamped;
-		wf->parked = wh->parked;
-		wf->ran_ahead = wh->ran;
-		wf->behind = wh->behind;
+		wf->counts = wh->counts;
 		sw_sirq_read_wheel(m, w, &wf->softirqs, &wf->spurious_softirqs, &wf->idle_wakeups);
 	}
 }

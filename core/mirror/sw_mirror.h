@@ -317,39 +317,53 @@ struct sw_mirror_lateness {
 	unsigned long	hist[SW_MIRROR_LAT_BINS];
 };
 
+#define SW_MIRROR_FIG_IN_COUNTS_head(member)
+#define SW_MIRROR_FIG_IN_COUNTS_log(member)
+#define SW_MIRROR_FIG_IN_COUNTS_mirror(member)
+#define SW_MIRROR_FIG_IN_COUNTS_wheel(member)
+#define SW_MIRROR_FIG_IN_COUNTS_count(member)	member
+
+/*
+ * struct sw_mirror_wheel_counts - what a wheel of the mirror counts of
+ * itself, a member for each figure of scope "count" in
+ * sw_mirror_figures_list.h; its figures copy it whole:
+ *
+ *  cascaded	timers its cascades moved (seed, classic)
+ *  due_ticks	ticks at which it would run timers: its own tick of every
+ *		expiry, whether its clock got there first or the kernel's
+ *		event came first, each tick counted once
+ *  late_10pct	expired timers whose lateness was more than a tenth of the
+ *		timeout they were given (expiry minus jiffies at start)
+ *  clamped	placements clamped to the largest timeout (mainline)
+ *  parked	placements beyond the last level's range (seed)
+ *  ran_ahead	timers its clock ran before the kernel's event for them came
+ *  behind	events after which its clock had not caught up (budget)
+ */
+struct sw_mirror_wheel_counts {
+#define SW_MIRROR_FIG(scope, name, ...) SW_MIRROR_FIG_IN_COUNTS_##scope(unsigned long name;)
+#include "sw_mirror_figures_list.h"
+#undef SW_MIRROR_FIG
+};
+
 /**
  * struct sw_mirror_wheel - one passive wheel of the mirror
  * @base:	the wheel
  * @hz:		its HZ as seen from the kernel's jiffies
- * @cascaded:	timers its cascades moved (seed, classic)
- * @due_ticks:	ticks at which it would run timers: its own tick of every
- *		expiry, whether its clock got there first or the kernel's
- *		event came first, each tick counted once (see @busy)
- * @busy:	the ticks counted last, each in the slot of its value modulo
- *		%SW_MIRROR_BUSY_RING
- * @ran:	timers its clock ran before the kernel's event for them came
- * @ran_pending: of those, the ones whose record is still in use
- * @clamped:	placements clamped to the largest timeout (mainline)
- * @parked:	placements beyond the last level's range (seed)
- * @behind:	events after which its clock had not caught up (budget)
+ * @busy:	the ticks counted in counts.due_ticks last, each in the slot
+ *		of its value modulo %SW_MIRROR_BUSY_RING
+ * @ran_pending: timers its clock ran before the kernel's event for them
+ *		came (counts.ran_ahead) whose record is still in use
  * @lat:	lateness of expired timers per level of placement: its tick
  *		minus the kernel's expiry converted to its HZ
- * @late_10pct:	expired timers whose lateness was more than a tenth of
- *		the timeout they were given (expiry minus jiffies at start)
+ * @counts:	what it counts of itself, the figures of scope "count"
  */
 struct sw_mirror_wheel {
 	struct sw_base			base;
 	struct sw_hz			hz;
-	unsigned long			cascaded;
-	unsigned long			due_ticks;
 	unsigned long			busy[SW_MIRROR_BUSY_RING];
-	unsigned long			ran;
 	unsigned long			ran_pending;
-	unsigned long			clamped;
-	unsigned long			parked;
-	unsigned long			behind;
 	struct sw_mirror_lateness	lat[SW_MAX_DEPTH];
-	unsigned long			late_10pct;
+	struct sw_mirror_wheel_counts	counts;
 };
 
 /**
@@ -509,10 +523,12 @@ struct sw_mirror {
 #define SW_MIRROR_FIG_IN_WHEEL_log(member)
 #define SW_MIRROR_FIG_IN_WHEEL_mirror(member)
 #define SW_MIRROR_FIG_IN_WHEEL_wheel(member)	member
+#define SW_MIRROR_FIG_IN_WHEEL_count(member)
 #define SW_MIRROR_FIG_IN_MIRROR_head(member)
 #define SW_MIRROR_FIG_IN_MIRROR_log(member)
 #define SW_MIRROR_FIG_IN_MIRROR_mirror(member)	member
 #define SW_MIRROR_FIG_IN_MIRROR_wheel(member)
+#define SW_MIRROR_FIG_IN_MIRROR_count(member)
 
 /**
  * struct sw_mirror_wheel_figures - what one wheel of the mirror shows
@@ -523,7 +539,9 @@ struct sw_mirror {
  * @gran:	per level, the expiry granularity in its ticks
  * @lat:	per level, the lateness of the expired timers placed there
  *
- * and a member for each wheel figure of sw_mirror_figures_list.h.
+ * @counts:	what the wheel counts itself, its own copied whole
+ *
+ * and a member for each other wheel figure of sw_mirror_figures_list.h.
  */
 struct sw_mirror_wheel_figures {
 	char				name[SW_SPEC_MAX];
@@ -532,6 +550,7 @@ struct sw_mirror_wheel_figures {
 	unsigned int			depth;
 	unsigned long			gran[SW_MAX_DEPTH];
 	struct sw_mirror_lateness	lat[SW_MAX_DEPTH];
+	struct sw_mirror_wheel_counts	counts;
 #define SW_MIRROR_FIG(scope, name, ...) SW_MIRROR_FIG_IN_WHEEL_##scope(unsigned long name;)
 #include "sw_mirror_figures_list.h"
 #undef SW_MIRROR_FIG

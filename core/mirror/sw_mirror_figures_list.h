@@ -15,7 +15,9 @@
  *
  *  scope	whose: head (the caller's: the module's or the replay's),
  *		log (the module's log of events; printed only where there is
- *		one), mirror (one for the whole mirror), wheel (one per wheel)
+ *		one), mirror (one for the whole mirror), wheel (one per wheel),
+ *		count (one per wheel, which the wheel counts itself: kept in
+ *		its struct sw_mirror_wheel_counts, shown as a wheel figure)
  *  name	the key in mirror/stats and in the JSON, and the member
  *  unit	what it counts
  *  merge	how the figures of two runs make one: sum, max, same (equal
@@ -69,9 +71,9 @@ SW_MIRROR_FIG(mirror,	softirq_model_resets,	"resets",	sum,	line,	"", 1)
 SW_MIRROR_FIG(mirror,	softirq_agreement_permille, "1/1000 of verdicts", derive, line, "", 1)
 SW_MIRROR_FIG(mirror,	softirq_paired_permille, "1/1000 of verdicts", derive, line, "", 1)
 SW_MIRROR_FIG(mirror,	expired_permille,	"1/1000 of seen", derive, none,	"expired%", 10)
-SW_MIRROR_FIG(wheel,	cascaded,		"timers",	sum,	wheel,	"", 1)
+SW_MIRROR_FIG(count,	cascaded,		"timers",	sum,	wheel,	"", 1)
 SW_MIRROR_FIG(wheel,	cascaded_per_s,		"timers/s",	derive,	wheel,	"cascades/s", 1)
-SW_MIRROR_FIG(wheel,	due_ticks,		"ticks",	sum,	wheel,	"", 1)
+SW_MIRROR_FIG(count,	due_ticks,		"ticks",	sum,	wheel,	"", 1)
 SW_MIRROR_FIG(wheel,	due_ticks_per_s,	"ticks/s",	derive,	wheel,	"busy ticks/s", 1)
 SW_MIRROR_FIG(wheel,	expired_per_due_tick_milli, "1/1000", derive, wheel, "timers/tick", 1000)
 SW_MIRROR_FIG(wheel,	softirqs,		"softirqs",	sum,	wheel,	"", 1)
@@ -80,9 +82,9 @@ SW_MIRROR_FIG(wheel,	spurious_softirqs,	"softirqs",	sum,	wheel,	"", 1)
 SW_MIRROR_FIG(wheel,	spurious_permille,	"1/1000",	derive,	wheel,	"spurious%", 10)
 SW_MIRROR_FIG(wheel,	idle_wakeups,		"wakeups",	sum,	wheel,	"", 1)
 SW_MIRROR_FIG(wheel,	idle_wakeups_per_s,	"wakeups/s",	derive,	wheel,	"wakeups/s", 1)
-SW_MIRROR_FIG(wheel,	late_10pct,		"timers",	sum,	wheel,	"", 1)
+SW_MIRROR_FIG(count,	late_10pct,		"timers",	sum,	wheel,	"", 1)
 SW_MIRROR_FIG(wheel,	late_10pct_permille,	"1/1000 of expired", derive, wheel, "", 1)
-SW_MIRROR_FIG(wheel,	clamped,		"timers",	sum,	wheel,	"", 1)
-SW_MIRROR_FIG(wheel,	parked,			"timers",	sum,	wheel,	"", 1)
-SW_MIRROR_FIG(wheel,	ran_ahead,		"timers",	sum,	wheel,	"", 1)
-SW_MIRROR_FIG(wheel,	behind,			"events",	sum,	wheel,	"", 1)
+SW_MIRROR_FIG(count,	clamped,		"timers",	sum,	wheel,	"", 1)
+SW_MIRROR_FIG(count,	parked,			"timers",	sum,	wheel,	"", 1)
+SW_MIRROR_FIG(count,	ran_ahead,		"timers",	sum,	wheel,	"", 1)
+SW_MIRROR_FIG(count,	behind,			"events",	sum,	wheel,	"", 1)

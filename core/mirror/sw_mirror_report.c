@@ -25,10 +25,17 @@
 #define SW_MIRROR_FIG_SCOPE_log		SW_FIG_LOG
 #define SW_MIRROR_FIG_SCOPE_mirror	SW_FIG_MIRROR
 #define SW_MIRROR_FIG_SCOPE_wheel	SW_FIG_WHEEL
+#define SW_MIRROR_FIG_SCOPE_count	SW_FIG_WHEEL
 #define SW_MIRROR_FIG_STRUCT_head	struct sw_mirror_head
 #define SW_MIRROR_FIG_STRUCT_log	struct sw_mirror_head
 #define SW_MIRROR_FIG_STRUCT_mirror	struct sw_mirror_figures
 #define SW_MIRROR_FIG_STRUCT_wheel	struct sw_mirror_wheel_figures
+#define SW_MIRROR_FIG_STRUCT_count	struct sw_mirror_wheel_figures
+#define SW_MIRROR_FIG_MEMBER_head(name)		name
+#define SW_MIRROR_FIG_MEMBER_log(name)		name
+#define SW_MIRROR_FIG_MEMBER_mirror(name)	name
+#define SW_MIRROR_FIG_MEMBER_wheel(name)	name
+#define SW_MIRROR_FIG_MEMBER_count(name)	counts.name
 #define SW_MIRROR_FIG_STATS_none	SW_FIG_STATS_NONE
 #define SW_MIRROR_FIG_STATS_line	SW_FIG_STATS_LINE
 #define SW_MIRROR_FIG_STATS_wheel	SW_FIG_STATS_WHEEL
@@ -38,7 +45,8 @@ const struct sw_mirror_fig sw_mirror_figs[SW_MIRROR_NR_FIGS] = {
 	[SW_MIRROR_FIG_NR_##name] = {						\
 		#name, unit, #merge, column, SW_MIRROR_FIG_SCOPE_##scope,	\
 		SW_MIRROR_FIG_STATS_##stats, div,				\
-		offsetof(SW_MIRROR_FIG_STRUCT_##scope, name)			\
+		offsetof(SW_MIRROR_FIG_STRUCT_##scope,				\
+			 SW_MIRROR_FIG_MEMBER_##scope(name))			\
 	},
 #include "sw_mirror_figures_list.h"
 #undef SW_MIRROR_FIG
@@ -78,10 +86,11 @@ static void sw_mirror_report_derive(struct sw_mirror_report *rep)
 	for (w = 0; w < fig->wheels; w++) {
 		struct sw_mirror_wheel_figures *wf = &fig->wheel[w];
 
-		wf->late_10pct_permille = sw_report_milli(wf->late_10pct, fig->expired);
-		wf->cascaded_per_s = sw_report_per_s(wf->cascaded, ms);
-		wf->due_ticks_per_s = sw_report_per_s(wf->due_ticks, ms);
-		wf->expired_per_due_tick_milli = sw_report_milli(fig->expired, wf->due_ticks);
+		wf->late_10pct_permille = sw_report_milli(wf->counts.late_10pct, fig->expired);
+		wf->cascaded_per_s = sw_report_per_s(wf->counts.cascaded, ms);
+		wf->due_ticks_per_s = sw_report_per_s(wf->counts.due_ticks, ms);
+		wf->expired_per_due_tick_milli = sw_report_milli(fig->expired,
+								 wf->counts.due_ticks);
 		wf->softirqs_per_s = sw_report_per_s(wf->softirqs, ms);
 		wf->spurious_permille = sw_report_milli(wf->spurious_softirqs, wf->softirqs);
 		wf->idle_wakeups_per_s = sw_report_per_s(wf->idle_wakeups, ms);

@@ -19,6 +19,7 @@
 #define SW_MIRROR_FIG_IN_HEAD_log(member)	member
 #define SW_MIRROR_FIG_IN_HEAD_mirror(member)
 #define SW_MIRROR_FIG_IN_HEAD_wheel(member)
+#define SW_MIRROR_FIG_IN_HEAD_count(member)
 
 /**
  * struct sw_mirror_head - the caller's figures, which the report prints
