@@ -1191,11 +1191,58 @@ static void sw_diff_keeps_the_first_mismatches(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, sw_diff_reason_name(SW_DIFF_CLK_AHEAD), "clk_ahead");
 }
 
+/*
+ * Past the first mismatches, an unexplained one takes the place of the
+ * latest explained one: every unexplained mismatch up to the limit is
+ * kept, in order, whatever came before it
+ */
+static void sw_diff_keeps_the_unexplained_before_the_explained(struct kunit *test)
+{
+	struct sw_diff *diff = kunit_kzalloc(test, sizeof(*diff), GFP_KERNEL);
+	struct sw_diff_entry e = { .what = SW_DIFF_EXPIRY };
+	unsigned int i, nr_unexplained = SW_DIFF_KEEP / 2;
+
+	KUNIT_ASSERT_NOT_NULL(test, diff);
+	for (i = 0; i < 4 * SW_DIFF_KEEP; i++) {
+		e.reason = SW_DIFF_CLK_BEHIND;
+		e.expires = i;
+		sw_diff_record(diff, &e);
+	}
+	for (i = 0; i < 2 * SW_DIFF_KEEP; i++) {
+		e.reason = i % 4 ? SW_DIFF_CLK_AHEAD : SW_DIFF_UNEXPLAINED;
+		e.expires = 1000 + i;
+		sw_diff_record(diff, &e);
+	}
+	KUNIT_EXPECT_EQ(test, diff->count[SW_DIFF_EXPIRY][SW_DIFF_UNEXPLAINED],
+			(unsigned long)nr_unexplained);
+	KUNIT_ASSERT_EQ(test, diff->nr_kept, (unsigned int)SW_DIFF_KEEP);
+	/* The earliest explained ones stay, then every unexplained one in order */
+	for (i = 0; i < SW_DIFF_KEEP - nr_unexplained; i++) {
+		KUNIT_EXPECT_EQ(test, diff->kept[i].reason, (u8)SW_DIFF_CLK_BEHIND);
+		KUNIT_EXPECT_EQ(test, diff->kept[i].expires, (unsigned long)i);
+	}
+	for (; i < SW_DIFF_KEEP; i++) {
+		unsigned int nth = i - (SW_DIFF_KEEP - nr_unexplained);
+
+		KUNIT_EXPECT_EQ(test, diff->kept[i].reason, (u8)SW_DIFF_UNEXPLAINED);
+		KUNIT_EXPECT_EQ(test, diff->kept[i].expires, 1000UL + 4 * nth);
+	}
+	/* Full of unexplained ones: the first are kept, the later counted only */
+	e.reason = SW_DIFF_UNEXPLAINED;
+	e.expires = 5000;
+	for (i = 0; i < SW_DIFF_KEEP; i++)
+		sw_diff_record(diff, &e);
+	KUNIT_EXPECT_EQ(test, diff->kept[0].reason, (u8)SW_DIFF_UNEXPLAINED);
+	KUNIT_EXPECT_EQ(test, diff->kept[0].expires, 1000UL);
+	KUNIT_EXPECT_EQ(test, diff->kept[SW_DIFF_KEEP - 1].expires, 5000UL);
+}
+
 SW_TEST_SUITE(sw_mirror_diff_suite, "shadow_wheel_mirror_diff",
 	      KUNIT_CASE(sw_diff_reasons_name_the_clock),
 	      KUNIT_CASE(sw_diff_deferrable_compares_within_its_half),
 	      KUNIT_CASE(sw_diff_expiry_follows_placement),
 	      KUNIT_CASE(sw_diff_kernel_tick_from_the_index),
-	      KUNIT_CASE(sw_diff_keeps_the_first_mismatches));
+	      KUNIT_CASE(sw_diff_keeps_the_first_mismatches),
+	      KUNIT_CASE(sw_diff_keeps_the_unexplained_before_the_explained));
 
 kunit_test_suites(&sw_mirror_setup_suite, &sw_mirror_events_suite, &sw_mirror_diff_suite);

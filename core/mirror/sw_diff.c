@@ -42,6 +42,7 @@
  */
 
 #include <linux/kernel.h>
+#include <linux/string.h>
 
 #include "sw_diff.h"
 
@@ -170,12 +171,33 @@ enum sw_diff_reason sw_diff_expiry(unsigned long mtick, unsigned long baseclk,
  * sw_diff_record - count a comparison, and keep it if it is an early mismatch
  * @diff:	the figures
  * @e:		the comparison
+ *
+ * The first %SW_DIFF_KEEP mismatches are kept, in the order they came.
+ * Once that is full, an unexplained one still is: it takes the place of
+ * the latest explained one, so the mismatches nothing explains, the ones
+ * worth reading, are never crowded out by the common explained kinds.
  */
 void sw_diff_record(struct sw_diff *diff, const struct sw_diff_entry *e)
 {
+	unsigned int i;
+
 	diff->count[e->what][e->reason]++;
-	if (e->reason != SW_DIFF_MATCH && diff->nr_kept < SW_DIFF_KEEP)
+	if (e->reason == SW_DIFF_MATCH)
+		return;
+	if (diff->nr_kept < SW_DIFF_KEEP) {
 		diff->kept[diff->nr_kept++] = *e;
+		return;
+	}
+	if (e->reason != SW_DIFF_UNEXPLAINED)
+		return;
+	for (i = SW_DIFF_KEEP; i-- > 0;) {
+		if (diff->kept[i].reason == SW_DIFF_UNEXPLAINED)
+			continue;
+		memmove(&diff->kept[i], &diff->kept[i + 1],
+			(SW_DIFF_KEEP - 1 - i) * sizeof(diff->kept[0]));
+		diff->kept[SW_DIFF_KEEP - 1] = *e;
+		return;
+	}
 }
 
 /**

@@ -73,6 +73,12 @@ struct sw_diff_kernel {
  * @midx:	the mirror's bucket
  * @ktick:	the kernel's bucket_expiry (placement, 0 if unknown) or baseclk
  * @mtick:	the mirror's bucket_expiry
+ * @armed_at:	jiffies at the timer's placement (the start compared, or
+ *		the last before the expiry)
+ * @cpu:	the CPU of the event
+ * @kcpu:	the CPU of the timer's base, from its flags
+ * @lives:	the mirror's records of the timer at the event: more than one
+ *		while an older lifetime's cancel waits to be told apart
  */
 struct sw_diff_entry {
 	const void	*timer;
@@ -85,6 +91,10 @@ struct sw_diff_entry {
 	unsigned int	midx;
 	unsigned long	ktick;
 	unsigned long	mtick;
+	unsigned long	armed_at;
+	unsigned int	cpu;
+	unsigned int	kcpu;
+	unsigned int	lives;
 };
 
 #define SW_DIFF_KEEP		16
@@ -93,7 +103,8 @@ struct sw_diff_entry {
  * struct sw_diff - the differential's figures
  * @count:	comparisons by what was compared and the reason found
  * @nr_kept:	mismatches kept in @kept
- * @kept:	the first %SW_DIFF_KEEP mismatches
+ * @kept:	the first %SW_DIFF_KEEP mismatches, the unexplained ones
+ *		kept before the others (sw_diff_record())
  */
 struct sw_diff {
 	unsigned long		count[SW_DIFF_NR_WHAT][SW_DIFF_NR_REASONS];

@@ -332,6 +332,33 @@ static struct sw_mirror_rec *sw_mirror_lookup(struct sw_mirror *m, const void *t
 	return found;
 }
 
+/* The records of @timer in the table: its lifetimes the mirror follows */
+static unsigned int sw_mirror_lives(struct sw_mirror *m, const void *timer)
+{
+	struct sw_mirror_rec *r;
+	unsigned int n = 0;
+
+	hlist_for_each_entry(r, sw_mirror_bucket(m, timer), hash)
+		n += r->timer == timer;
+	return n;
+}
+
+/* A comparison of @r's timer into the differential, with what a mismatch keeps */
+static void sw_mirror_diff_record(struct sw_mirror *m, struct sw_mirror_rec *r,
+				  const struct sw_mirror_event *ev, struct sw_diff_entry *e)
+{
+	e->timer = r->timer;
+	e->now = m->now;
+	e->mclk = m->wheels[m->kernel_wheel].base.clk;
+	e->midx = r->ent[m->kernel_wheel].idx;
+	e->armed_at = r->armed_at;
+	e->cpu = ev->cpu;
+	e->kcpu = sw_ktimer_cpu(r->tflags);
+	if (e->reason != SW_DIFF_MATCH)
+		e->lives = sw_mirror_lives(m, r->timer);
+	sw_diff_record(&m->diff, e);
+}
+
 /* A free record for @timer, its wheel timers fresh, or NULL */
 static struct sw_mirror_rec *sw_mirror_alloc(struct sw_mirror *m, const void *timer, u32 tflags)
 {
@@ -476,25 +503,21 @@ static void sw_mirror_measure_lateness(struct sw_mirror *m, struct sw_mirror_rec
 		out->expired = true;
 }
 
-/* The differential of an expiry: @mtick, the kernel wheel's tick, against @baseclk */
+/* The differential of @ev, the expiry of @r: the kernel wheel's tick against baseclk */
 static void sw_mirror_diff_expiry(struct sw_mirror *m, struct sw_mirror_rec *r,
-				  unsigned long mtick, enum sw_diff_reason placed,
-				  unsigned long baseclk, struct sw_mirror_outcome *out)
+				  const struct sw_mirror_event *ev, struct sw_mirror_outcome *out)
 {
+	unsigned long mtick = r->ent[m->kernel_wheel].bucket_expiry;
 	struct sw_diff_entry e = {
-		.timer = r->timer,
 		.what = SW_DIFF_EXPIRY,
-		.reason = sw_diff_expiry(mtick, baseclk, placed),
-		.now = m->now,
+		.reason = sw_diff_expiry(mtick, ev->baseclk, r->reason),
 		.expires = r->expires,
-		.mclk = m->wheels[m->kernel_wheel].base.clk,
 		.kidx = UINT_MAX,
-		.midx = r->ent[m->kernel_wheel].idx,
-		.ktick = baseclk,
+		.ktick = ev->baseclk,
 		.mtick = mtick,
 	};
 
-	sw_diff_record(&m->diff, &e);
+	sw_mirror_diff_record(m, r, ev, &e);
 	if (out)
 		out->diff[SW_DIFF_EXPIRY] = (struct sw_mirror_verdict){ true, e.reason };
 }
@@ -561,13 +584,9 @@ static void sw_mirror_place(struct sw_mirror *m, struct sw_mirror_rec *r,
 	r->reason = SW_DIFF_MATCH;
 	if (k.has_idx || k.has_bucket) {
 		struct sw_diff_entry e = {
-			.timer = r->timer,
 			.what = SW_DIFF_PLACEMENT,
-			.now = m->now,
 			.expires = ev->expires,
-			.mclk = kw->base.clk,
 			.kidx = k.has_idx ? k.idx : UINT_MAX,
-			.midx = kent->idx,
 			.ktick = k.has_bucket ? k.bucket_expiry : 0,
 			.mtick = kent->bucket_expiry,
 		};
@@ -575,7 +594,7 @@ static void sw_mirror_place(struct sw_mirror *m, struct sw_mirror_rec *r,
 		e.reason = sw_diff_placement(&kw->base.geo, ev->expires,
 					     kent->flags & SW_TIMER_DEFERRABLE, m->now,
 					     kw->base.clk, &k);
-		sw_diff_record(&m->diff, &e);
+		sw_mirror_diff_record(m, r, ev, &e);
 		r->reason = e.reason;
 		if (out)
 			out->diff[SW_DIFF_PLACEMENT] = (struct sw_mirror_verdict){ true, e.reason };
@@ -628,8 +647,7 @@ static void sw_mirror_expired(struct sw_mirror *m, struct sw_mirror_rec *r,
 	if ((ev->have & SW_EVF_EXPIRES) && ev->expires != r->expires)
 		m->silently_modified++;
 	sw_mirror_measure_lateness(m, r, r->expires, out);
-	sw_mirror_diff_expiry(m, r, r->ent[m->kernel_wheel].bucket_expiry, r->reason, ev->baseclk,
-			      out);
+	sw_mirror_diff_expiry(m, r, ev, out);
 	if (sw_ktimer_cpu(r->tflags) != ev->cpu)
 		m->expired_remote++;
 	m->expired++;

@@ -326,10 +326,10 @@ void sw_mirror_report_diff(struct sw_print *p, const struct sw_mirror_report *re
 		const struct sw_diff_entry *e = &diff->kept[i];
 
 		sw_printf(p,
-			  "mismatch %s reason %s timer %p now %lu expires %lu mclk %lu kidx %d midx %u ktick %lu mtick %lu\n",
+			  "mismatch %s reason %s timer %p now %lu expires %lu mclk %lu kidx %d midx %u ktick %lu mtick %lu armed_at %lu cpu %u kcpu %u lives %u\n",
 			  sw_diff_what_names[e->what], sw_diff_reason_name(e->reason), e->timer,
 			  e->now, e->expires, e->mclk, e->kidx == UINT_MAX ? -1 : (int)e->kidx,
-			  e->midx, e->ktick, e->mtick);
+			  e->midx, e->ktick, e->mtick, e->armed_at, e->cpu, e->kcpu, e->lives);
 	}
 }
 

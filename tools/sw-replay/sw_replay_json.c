@@ -164,6 +164,10 @@ static struct json_object *sw_json_diff(const struct sw_mirror_report *rep)
 		sw_json_add_u64(m, "midx", e->midx);
 		sw_json_add_u64(m, "ktick", e->ktick);
 		sw_json_add_u64(m, "mtick", e->mtick);
+		sw_json_add_u64(m, "armed_at", e->armed_at);
+		sw_json_add_u64(m, "cpu", e->cpu);
+		sw_json_add_u64(m, "kcpu", e->kcpu);
+		sw_json_add_u64(m, "lives", e->lives);
 		json_object_array_add(kept, m);
 	}
 	json_object_object_add(o, "mismatches", kept);

@@ -212,7 +212,10 @@ int swt_mirror_lateness_read(struct swt_mirror_late *lt, size_t max, size_t *nr)
 	return swt_kv_each("mirror/lateness", swt_mirror_late_line, &out);
 }
 
-/* A line of mirror/diff: "expiry.<reason> N" for the expiries, else the placements */
+/*
+ * A line of mirror/diff: "expiry.<reason> N" for the expiries, else the
+ * placements; "mismatch <what> reason unexplained ..." kept whole
+ */
 static int swt_mirror_diff_line(const struct swt_kv *kv, size_t i, void *arg)
 {
 	const char *key = kv->line[i].key, *val = kv->line[i].val;
@@ -221,6 +224,11 @@ static int swt_mirror_diff_line(const struct swt_kv *kv, size_t i, void *arg)
 	struct swt_mirror_diff *d = arg;
 	u64 v;
 
+	if (!strcmp(key, "mismatch") && strstr(val, " reason unexplained ") &&
+	    d->nr_lines < SWT_DIFF_LINES) {
+		snprintf(d->line[d->nr_lines++], SWT_DIFF_LINE_MAX, "%s", val);
+		return 0;
+	}
 	if (!reason || swt_parse_u64(val, strlen(val), &v))
 		return 0;
 	reason++;

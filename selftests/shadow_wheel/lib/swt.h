@@ -321,8 +321,14 @@ struct swt_mirror_late {
 int swt_mirror_lateness_read(struct swt_mirror_late *lt, size_t max, size_t *nr);
 
 /* mirror/diff: by what was compared, placement (0) and expiry (1) */
+/* mirror/diff: the comparisons, and the unexplained mismatches it kept */
+#define SWT_DIFF_LINES		16
+#define SWT_DIFF_LINE_MAX	192
+
 struct swt_mirror_diff {
 	u64 compared[2], match[2], unexplained[2];
+	unsigned int nr_lines;
+	char line[SWT_DIFF_LINES][SWT_DIFF_LINE_MAX];
 };
 
 int swt_mirror_diff_read(struct swt_mirror_diff *d);

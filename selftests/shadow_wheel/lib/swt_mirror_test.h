@@ -53,4 +53,23 @@ static inline void swt_expect_mirror(struct __test_metadata *_metadata, struct s
 	swt_expect_mirror_consistent(_metadata, mr);
 }
 
+/*
+ * mirror/diff read into @d: every mismatch between the mirror's mainline
+ * wheel and the kernel's is explained; the ones that are not are shown,
+ * with what the mirror kept of them (docs/ABI/debugfs-shadow-wheel)
+ */
+static inline void swt_expect_explained(struct __test_metadata *_metadata,
+					struct swt_mirror_diff *d)
+{
+	unsigned int i;
+
+	ASSERT_EQ(0, swt_mirror_diff_read(d)) TH_LOG("%s", swt_error());
+	EXPECT_EQ(0U, d->unexplained[0])
+		TH_LOG("placement: %llu of %llu unexplained", d->unexplained[0], d->compared[0]);
+	EXPECT_EQ(0U, d->unexplained[1])
+		TH_LOG("expiry: %llu of %llu unexplained", d->unexplained[1], d->compared[1]);
+	for (i = 0; i < d->nr_lines; i++)
+		swt_msg("mismatch %s", d->line[i]);
+}
+
 #endif /* _SWT_MIRROR_TEST_H */
