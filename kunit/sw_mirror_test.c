@@ -663,6 +663,37 @@ static void sw_mirror_del_timer_of_another_base_is_a_cancel(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->m.expired_remote, 0UL);
 }
 
+/*
+ * timers_dead_cpu() moves the timers of a CPU gone offline onto the
+ * current CPU's base with their expiries: a cancel and a start of the
+ * same expiry, which the kernel places again from the new base's clock.
+ * A timer placed at level 1 well before moves to level 0 when it is near;
+ * the mirror's wheels place it again too, and the kernel's wheel runs it
+ * on the kernel's tick.
+ */
+static void sw_mirror_migrated_timer_is_placed_again(struct kunit *test)
+{
+	struct sw_mt *t = sw_mt_new(test, 250, SW_MT_J0, SW_MT_RECS);
+	unsigned long expires = SW_MT_J0 + 125, now = expires - 13;
+	unsigned int kernel_lvl;
+
+	sw_mt_start(t, 0, 2, SW_MT_J0, expires);
+	KUNIT_EXPECT_EQ(test, t->out.wheel[t->m.kernel_wheel].lvl, 1);
+	sw_mt_cancel(t, 0, 0, now);
+	KUNIT_EXPECT_EQ(test, sw_mt_start_on(t, 0, 0, 0, now, expires), SW_MC_MIGRATE);
+	kernel_lvl = sw_idx_level(&t->m.wheels[t->m.kernel_wheel].base.geo,
+				  sw_mt_kidx(t, expires, now));
+	KUNIT_EXPECT_EQ(test, kernel_lvl, 0U);
+	KUNIT_EXPECT_EQ(test, t->out.wheel[t->m.kernel_wheel].lvl, kernel_lvl);
+	KUNIT_EXPECT_EQ(test, t->out.diff[SW_DIFF_PLACEMENT].reason, SW_DIFF_MATCH);
+	/* The kernel runs level 0's bucket on the tick after the expiry */
+	sw_mt_cancel(t, 0, 0, expires + 1);
+	KUNIT_EXPECT_EQ(test, sw_mt_expire(t, 0, 0, expires + 1, expires + 1), SW_MC_EXPIRE);
+	KUNIT_EXPECT_EQ(test, t->out.diff[SW_DIFF_EXPIRY].reason, SW_DIFF_MATCH);
+	KUNIT_EXPECT_EQ(test, t->m.diff.count[SW_DIFF_EXPIRY][SW_DIFF_UNEXPLAINED], 0UL);
+	sw_mt_expect(test, t, 1, 0, 1, 0, 0);
+}
+
 /* 6.12: a global timer of an idle CPU run by another (timer_expire_remote()) */
 static void sw_mirror_remote_expiry_is_counted(struct kunit *test)
 {
@@ -1048,6 +1079,7 @@ SW_TEST_SUITE(sw_mirror_events_suite, "shadow_wheel_mirror_events",
 	      KUNIT_CASE(sw_mirror_rearm_before_expire_entry_keeps_both),
 	      KUNIT_CASE(sw_mirror_rearm_and_interrupt_before_expire_entry),
 	      KUNIT_CASE(sw_mirror_del_timer_of_another_base_is_a_cancel),
+	      KUNIT_CASE(sw_mirror_migrated_timer_is_placed_again),
 	      KUNIT_CASE(sw_mirror_remote_expiry_is_told_by_its_expire_entry),
 	      KUNIT_CASE(sw_mirror_remote_expiry_is_counted),
 	      KUNIT_CASE(sw_mirror_unknown_timers_are_untracked),

@@ -571,6 +571,14 @@ static void sw_mirror_place(struct sw_mirror *m, struct sw_mirror_rec *r,
 
 		if (!fresh && !sw_timer_pending(&r->ent[w]))
 			wh->ran_pending--;
+		/*
+		 * The kernel's cancel and start took the timer out and placed
+		 * it again from its base's clock, and so does every wheel:
+		 * sw_modify() alone leaves a timer whose expiry did not change
+		 * where an older clock placed it (timers_dead_cpu() moves the
+		 * timers of a CPU gone offline with their expiries)
+		 */
+		sw_cancel(&wh->base, &r->ent[w]);
 		sw_modify(&wh->base, &r->ent[w], v);
 		r->lvl[w] = sw_timer_level(&wh->base, &r->ent[w]);
 		if (r->ent[w].flags & SW_TIMER_CLAMPED)
@@ -590,10 +598,14 @@ static void sw_mirror_place(struct sw_mirror *m, struct sw_mirror_rec *r,
 			.ktick = k.has_bucket ? k.bucket_expiry : 0,
 			.mtick = kent->bucket_expiry,
 		};
+		struct sw_place held = { .idx = kent->idx, .bucket_expiry = kent->bucket_expiry };
 
 		e.reason = sw_diff_placement(&kw->base.geo, ev->expires,
 					     kent->flags & SW_TIMER_DEFERRABLE, m->now,
 					     kw->base.clk, &k);
+		/* A match is of the bucket the wheel holds it in, not only of its clock's */
+		if (e.reason == SW_DIFF_MATCH && !sw_diff_same(&held, &k))
+			e.reason = SW_DIFF_UNEXPLAINED;
 		sw_mirror_diff_record(m, r, ev, &e);
 		r->reason = e.reason;
 		if (out)
