@@ -183,7 +183,7 @@ sw_selftests_run()
 	read -r p f s <<< "$counts"
 	sw_log "selftests: $what: $p passed, $f failed, $s skipped (vm.sh status $rc)"
 	if [ "$rc" -ne 0 ] && [[ ${accel:-${SW_VM_ACCEL:-}} != *thread=single* ]] &&
-	   sw_selftests_stale_int3 "$log"; then
+	   sw_vm_stale_int3 "$log"; then
 		sw_log "selftests: $what: Oops: int3, a breakpoint of the kernel's text" \
 		       "patching met after it was taken out, which multi-threaded TCG" \
 		       "does (docs/testing.rst): its results are dropped, all run again" \
@@ -206,19 +206,6 @@ sw_selftests_run()
 		bad+=("$kernel")
 		sw_selftests_keep "$what" "$log"
 	fi
-}
-
-# Whether the console log $1 is of a guest that crashed first with "Oops:
-# int3": a CPU met an int3 that no text_poke_bp() was patching any more.
-# The kernel takes its breakpoints out before it ends a patch, and waits
-# for every CPU to have passed a serializing instruction; multi-threaded
-# TCG can still run a translation of the patch's middle state on another
-# vCPU. Seen at boot on Debian's 6.12-rt, before anything of the module was
-# loaded (a static key of sched_clock), and in __schedule() while the
-# mirror's probes were registered; never single-threaded.
-sw_selftests_stale_int3()
-{
-	grep -a -m 1 '^vm: splat: ' "$1" | grep -aq 'Oops: int3'
 }
 
 # Copy the console log $2 of a run on $1 into $SW_SELFTESTS_LOGS and print

@@ -23,6 +23,43 @@ SW_VM_KERNELS="debian debian-rt debian-6.12 debian-6.12-rt hz1000 debug"
 # shellcheck disable=SC2034 # used by the scripts that source this
 SW_VM_EXTRA_KERNELS="kcsan"
 
+# The first line of the oops of a CPU that met an int3 in the kernel: 6.1
+# prints "int3: 0000 [#1] ...", 6.12 "Oops: int3: 0000 [#1] ..." (extended
+# regexp). Under multi-threaded TCG it is most likely a breakpoint of the
+# kernel's text patching met after it was taken out (sw_vm_stale_int3())
+# shellcheck disable=SC2034 # used by the scripts that source this
+SW_VM_INT3='int3: [0-9a-f]{4} \[#'
+
+# Console lines that are kernel splats (extended regexp)
+# shellcheck disable=SC2034 # used by the scripts that source this
+SW_VM_SPLATS='BUG:|WARNING:|Oops|general protection fault|Kernel panic|ODEBUG:'
+SW_VM_SPLATS+='|kernel BUG at|possible circular locking|possible recursive locking'
+SW_VM_SPLATS+='|inconsistent lock state|bad unlock balance|suspicious RCU usage'
+SW_VM_SPLATS+='|UBSAN:|list_add corruption'
+SW_VM_SPLATS+='|list_del corruption|rcu_.* detected stalls|rcu_.* self-detected stall'
+SW_VM_SPLATS+='|INFO: task .* blocked|hard LOCKUP'
+SW_VM_SPLATS+="|$SW_VM_INT3"
+
+# Boot-time lines that match but are no splats: CPU vulnerability notes
+# under TCG's emulated CPU
+# shellcheck disable=SC2034 # used by the scripts that source this
+SW_VM_NOT_SPLATS='(Spectre V2|RETBleed|MMIO Stale Data|MDS|TAA|GDS|SRBDS|Speculative Return Stack Overflow|ITS|VMSCAPE) *: WARNING:'
+
+# Whether the first splat of the console log $1 is the oops of a CPU that
+# met an int3 no text_poke_bp() was patching any more. The kernel takes its
+# breakpoints out before it ends a patch and waits for every CPU to have
+# passed a serializing instruction; multi-threaded TCG can still run a
+# translation of the patch's middle state on another vCPU. Seen at boot on
+# Debian's 6.12-rt before anything of the module was loaded (a static key
+# of sched_clock), in __schedule() while the mirror's probes were
+# registered, and booting 6.12 with 16 vCPUs; never single-threaded. The
+# scripts run such a guest again with -accel tcg,thread=single.
+sw_vm_stale_int3()
+{
+	grep -aE "$SW_VM_SPLATS" "$1" | grep -avE "$SW_VM_NOT_SPLATS" | head -n 1 |
+		grep -aqE "$SW_VM_INT3"
+}
+
 # Whether $1 is a test kernel vm.sh can boot
 sw_vm_known_kernel()
 {

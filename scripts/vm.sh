@@ -53,18 +53,6 @@ usage()
 # The guest prints this, then the script's exit status, as its last word
 SW_VM_MARKER=SW_GUEST_EXIT
 
-# Console lines that are kernel splats (extended regexp)
-SW_VM_SPLATS='BUG:|WARNING:|Oops|general protection fault|Kernel panic|ODEBUG:'
-SW_VM_SPLATS+='|kernel BUG at|possible circular locking|possible recursive locking'
-SW_VM_SPLATS+='|inconsistent lock state|bad unlock balance|suspicious RCU usage'
-SW_VM_SPLATS+='|UBSAN:|list_add corruption'
-SW_VM_SPLATS+='|list_del corruption|rcu_.* detected stalls|rcu_.* self-detected stall'
-SW_VM_SPLATS+='|INFO: task .* blocked|hard LOCKUP'
-
-# Boot-time lines that match but are no splats: CPU vulnerability notes
-# under TCG's emulated CPU
-SW_VM_NOT_SPLATS='(Spectre V2|RETBleed|MMIO Stale Data|MDS|TAA|GDS|SRBDS|Speculative Return Stack Overflow|ITS|VMSCAPE) *: WARNING:'
-
 # /init: mount what tests need, run /guest.sh, scan for leaks, power off
 sw_vm_init()
 {
