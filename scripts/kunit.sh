@@ -52,7 +52,7 @@ sw_kunit_run()
 			break
 		fi
 		cp "$build/test.log" "$build/test.log.int3"
-		sw_log "kunit: $kernel: Oops: int3, a breakpoint of the kernel's text patching" \
+		sw_log "kunit: $kernel: a stale int3, a breakpoint of the kernel's text patching" \
 			"met after it was taken out (docs/testing.rst): run again single-threaded," \
 			"the first console kept in $build/test.log.int3"
 	done

@@ -184,7 +184,7 @@ sw_selftests_run()
 	sw_log "selftests: $what: $p passed, $f failed, $s skipped (vm.sh status $rc)"
 	if [ "$rc" -ne 0 ] && [[ ${accel:-${SW_VM_ACCEL:-}} != *thread=single* ]] &&
 	   sw_vm_stale_int3 "$log"; then
-		sw_log "selftests: $what: Oops: int3, a breakpoint of the kernel's text" \
+		sw_log "selftests: $what: a stale int3, a breakpoint of the kernel's text" \
 		       "patching met after it was taken out, which multi-threaded TCG" \
 		       "does (docs/testing.rst): its results are dropped, all run again" \
 		       "single-threaded"

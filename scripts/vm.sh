@@ -185,7 +185,10 @@ sw_vm_boot()
 {
 	local image=$1 initrd=$2 log=$3 bios=() drive=() cmdline
 
-	cmdline="console=ttyS0 panic=-1 printk.time=1 ${SW_VM_APPEND:-}"
+	# A stalled guest panics (and QEMU exits) after the stall report, not
+	# at the run's timeout: a stall is a splat, a failed run, either way
+	cmdline="console=ttyS0 panic=-1 printk.time=1 sysctl.kernel.panic_on_rcu_stall=1"
+	cmdline+=" ${SW_VM_APPEND:-}"
 	# Ours have the KUnit suites built in: they ran when the kernel was built
 	sw_vm_is_debian "$kernel" || cmdline+=" kunit.enable=0"
 	# qboot starts the kernel faster than SeaBIOS. --foreground: in a
