@@ -45,6 +45,13 @@ SW_VM_SPLATS+="|$SW_VM_INT3"
 # shellcheck disable=SC2034 # used by the scripts that source this
 SW_VM_NOT_SPLATS='(Spectre V2|RETBleed|MMIO Stale Data|MDS|TAA|GDS|SRBDS|Speculative Return Stack Overflow|ITS|VMSCAPE) *: WARNING:'
 
+# The lines of the console log $1 that are kernel splats by their text
+# alone (vm.sh's sw_vm_splats() then drops the ones that are not the guest's)
+sw_vm_splat_lines()
+{
+	grep -aE "$SW_VM_SPLATS" "$1" | grep -avE "$SW_VM_NOT_SPLATS"
+}
+
 # Whether the first splat of the console log $1 is the oops of a CPU that
 # met an int3 no text_poke_bp() was patching any more. The kernel takes its
 # breakpoints out before it ends a patch and waits for every CPU to have
@@ -62,8 +69,7 @@ sw_vm_stale_int3()
 {
 	local first
 
-	first=$(grep -aE "$SW_VM_SPLATS" "$1" | grep -avE "$SW_VM_NOT_SPLATS" |
-		head -n 1)
+	first=$(sw_vm_splat_lines "$1" | head -n 1)
 	echo "$first" | grep -aqE "$SW_VM_INT3" && return 0
 	echo "$first" | grep -aqE 'detected stalls|self-detected stall|soft lockup|hard LOCKUP' &&
 		grep -aqE 'RIP: [0-9a-f]{4}:asm_exc_int3\+0x0/' "$1"

@@ -248,7 +248,7 @@ sw_vm_splats()
 
 	console=$(sw_vm_console_nesting "$1")
 	kcsan=$(sw_vm_kcsan_not_ours "$1")
-	grep -aE "$SW_VM_SPLATS" "$1" | grep -avE "$SW_VM_NOT_SPLATS" |
+	sw_vm_splat_lines "$1" |
 		{ if [ -n "$console" ]; then grep -avxF "$console"; else cat; fi; } |
 		{ if [ -n "$kcsan" ]; then grep -avxF "$kcsan"; else cat; fi; }
 	sw_vm_leaks "$1"
