@@ -8,7 +8,9 @@
 #   wheel/	the wheels: seed, mainline, classic, HZ conversion
 #   mirror/	the mirror of the kernel's timer events, its differential,
 #		the table per timer function, the report and its print sink,
-#		the merge of per-CPU event streams in the kernel's order
+#		the merges of per-CPU event streams in the kernel's order
+#		(by timestamps and rules for the replay, by numbers for the
+#		module's logs)
 #   bench/	the benchmark workloads
 #
 # Dependencies run one way: bench and mirror on wheel, wheel on nothing.
@@ -16,6 +18,6 @@
 sw_core_wheel := wheel/sw_wheel.c wheel/sw_classic.c
 sw_core_mirror := mirror/sw_mirror.c mirror/sw_diff.c mirror/sw_mirror_top.c \
 		  mirror/sw_mirror_report.c mirror/sw_print.c \
-		  mirror/sw_softirq.c mirror/sw_order.c
+		  mirror/sw_softirq.c mirror/sw_order.c mirror/sw_logmerge.c
 sw_core_bench := bench/sw_bench.c
 sw_core_dirs := wheel mirror bench
