@@ -83,6 +83,24 @@ static void sw_logmerge_takes_the_earliest_jiffies(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sw_logmerge_pick(&s->m, s->heads), SW_LOGMERGE_WAIT);
 }
 
+/* Of events with the same jiffies, the fuller log's first: it may be one that filled */
+static void sw_logmerge_takes_the_fuller_log_on_a_tie(struct kunit *test)
+{
+	struct sw_lmt *s = sw_lmt_new(test, 3);
+
+	sw_lmt_ready(s, 0, 0, 0, 9);
+	sw_lmt_ready(s, 1, 1, 0, 9);
+	sw_lmt_ready(s, 2, 2, 0, 8);
+	s->heads[0].backlog = 3;
+	s->heads[1].backlog = 64;
+	s->heads[2].backlog = 1;
+	KUNIT_EXPECT_EQ(test, sw_logmerge_pick(&s->m, s->heads), 2);
+	s->heads[2].state = SW_LH_EMPTY;
+	KUNIT_EXPECT_EQ(test, sw_logmerge_pick(&s->m, s->heads), 1);
+	s->heads[1].state = SW_LH_EMPTY;
+	KUNIT_EXPECT_EQ(test, sw_logmerge_pick(&s->m, s->heads), 0);
+}
+
 /* An event being written holds back what waits for its number, nothing else */
 static void sw_logmerge_waits_only_for_what_is_being_written(struct kunit *test)
 {
@@ -200,6 +218,7 @@ static void sw_lmt_head(const struct sw_lmt_run *r, struct sw_lmt *s, unsigned i
 	if (r->taken[c] < r->written[c]) {
 		e = &r->ev[r->log[c][r->taken[c]]];
 		sw_lmt_ready(s, c, e->counter, e->nr, e->now);
+		s->heads[c].backlog = r->reserved[c] - r->taken[c];
 	} else {
 		s->heads[c].state = r->taken[c] < r->reserved[c] ? SW_LH_WRITING : SW_LH_EMPTY;
 	}
@@ -318,6 +337,7 @@ static void sw_logmerge_matches_the_real_order(struct kunit *test)
 SW_TEST_SUITE(sw_logmerge_suite, "shadow_wheel_logmerge",
 	      KUNIT_CASE(sw_logmerge_takes_a_counter_in_order),
 	      KUNIT_CASE(sw_logmerge_takes_the_earliest_jiffies),
+	      KUNIT_CASE(sw_logmerge_takes_the_fuller_log_on_a_tie),
 	      KUNIT_CASE(sw_logmerge_waits_only_for_what_is_being_written),
 	      KUNIT_CASE(sw_logmerge_passes_a_gap_counted),
 	      KUNIT_CASE_PARAM(sw_logmerge_matches_the_real_order, sw_lmt_gen_params));

@@ -455,7 +455,8 @@ static void sw_tt_stats_keys(struct kunit *test)
 	s->len = 0;
 	sw_mirror_report_stats(&s->p, &r->rep);
 	KUNIT_EXPECT_NOT_NULL(test, strstr(s->buf, "\nwheels 9\nlog_size 0\nlog_drained 0\n"
-					   "log_drained_by_probes 0\nlog_lost 3\nconsistent 1\n"));
+					   "log_drained_by_probes 0\nlog_lost 3\nlog_forced 0\n"
+					   "consistent 1\n"));
 }
 
 /* Quantiles to the histogram's resolution: the top of the bin, at most the largest seen */

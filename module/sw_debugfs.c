@@ -189,6 +189,7 @@ static const struct {
 	{ "diff",	SW_LIVE_DIFF },
 	{ "top",	SW_LIVE_TOP },
 	{ "summary",	SW_LIVE_SUMMARY },
+	{ "logs",	SW_LIVE_LOGS },
 };
 
 static int sw_live_file_show(struct seq_file *m, void *unused)

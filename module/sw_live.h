@@ -25,6 +25,7 @@ enum sw_live_section {
 	SW_LIVE_DIFF,
 	SW_LIVE_TOP,
 	SW_LIVE_SUMMARY,
+	SW_LIVE_LOGS,		/* not of the report: each CPU's log */
 };
 
 int sw_live_show(struct seq_file *s, enum sw_live_section section);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * shadow-wheel: the mirror's event log, made and freed (the ring itself is
- * in sw_live_log.h, inline for the probes)
+ * shadow-wheel: a CPU's log of the mirror's events, made and freed (the
+ * ring itself is in sw_live_log.h, inline for the probes)
  */
 #include <linux/errno.h>
 #include <linux/log2.h>
@@ -27,8 +27,10 @@ int sw_live_log_init(struct sw_live_log *log, unsigned long entries)
 	if (!log->ents)
 		return -ENOMEM;
 	log->mask = entries - 1;
-	atomic_long_set(&log->head, 0);
+	local_set(&log->head, 0);
 	log->tail = 0;
+	local_set(&log->full, 0);
+	local_set(&log->lost, 0);
 	return 0;
 }
 

@@ -1,18 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * shadow-wheel: the mirror's event log. The probes only append the
- * kernel's timer events to it; the mirror's wheels take them from it
- * later, in the order they were appended (sw_live_probe.c).
+ * shadow-wheel: the mirror's event logs, one per CPU. The probes only
+ * append the kernel's timer events to their CPU's log; the mirror's
+ * wheels take them from all the logs later, merged (sw_live_probe.c,
+ * core/mirror/sw_logmerge.c).
  *
- * It is a ring of a power of two entries with any number of writers and
- * one reader. A writer reserves the next position with a cmpxchg on @head
- * (the order of the reservations is the order of the events: for one
- * timer, its base's lock or its expiry orders them already), fills the
- * entry and publishes it by writing its position, plus one, to its @seq
- * with release semantics. The reader takes entries from @tail while the
- * next one is published, in order: an entry reserved but not yet written
- * (its writer interrupted between the two) holds the later ones back
- * until it is. A full ring refuses the reservation; the writer decides.
+ * A log is a ring of a power of two entries with one writer, its CPU, in
+ * any context (a probe interrupted by another's), and one reader. The
+ * writer reserves the next position with a local cmpxchg on @head (no
+ * other CPU writes it: no shared cache line), fills the entry and
+ * publishes it by writing its position, plus one, to its @seq with
+ * release semantics. The reader takes entries from @tail while the next
+ * one is published, in order: an entry reserved but not yet written (its
+ * writer interrupted between the two) holds the later ones back until it
+ * is, and the reader can tell it from an empty log (@head ahead of
+ * @tail). A full ring refuses the reservation; the writer decides.
  */
 #ifndef _SHADOW_WHEEL_SW_LIVE_LOG_H
 #define _SHADOW_WHEEL_SW_LIVE_LOG_H
@@ -21,6 +23,7 @@
 #include <linux/bits.h>
 #include <linux/compiler.h>
 #include <asm/barrier.h>
+#include <asm/local.h>
 
 #include "sw_mirror.h"
 
@@ -32,34 +35,42 @@
  * struct sw_live_logged - one event as its probe logged it
  * @ev:		the event, with the CPU and the jiffies it came at
  * @fn:		its timer's function
+ * @nr:		its number on its counter (sw_logmerge.c)
+ * @counter:	its counter: its timer's, or none for a CPU's own event
  * @seq:	its position plus one once written; older positions before
  */
 struct sw_live_logged {
 	struct sw_mirror_event	ev;
 	void			*fn;
+	unsigned long		nr;
+	unsigned int		counter;
 	unsigned long		seq;
 };
 
 /**
- * struct sw_live_log - the ring
+ * struct sw_live_log - one CPU's ring
  * @ents:	its entries, @mask + 1 of them
  * @mask:	entries minus one
- * @head:	the next position to reserve
+ * @head:	the next position to reserve; written by its CPU only
  * @tail:	the next position to read; written by the reader only
+ * @full:	reservations its CPU found no room for (written by its CPU)
+ * @lost:	of those, events dropped: still no room after draining
  */
 struct sw_live_log {
 	struct sw_live_logged	*ents;
 	unsigned long		mask;
-	atomic_long_t		head;
+	local_t			head;
 	unsigned long		tail;
+	local_t			full;
+	local_t			lost;
 };
 
 int sw_live_log_init(struct sw_live_log *log, unsigned long entries);
 void sw_live_log_free(struct sw_live_log *log);
 
 /**
- * sw_live_log_reserve - the next entry of @log, for a writer to fill
- * @log:	the log
+ * sw_live_log_reserve - the next entry of @log, for its CPU to fill
+ * @log:	the log of the CPU this runs on, with preemption off
  * @pos:	where its position is stored, for sw_live_log_publish()
  *
  * Return: the entry, or NULL if the log is full.
@@ -67,16 +78,19 @@ void sw_live_log_free(struct sw_live_log *log);
 static inline struct sw_live_logged *
 sw_live_log_reserve(struct sw_live_log *log, unsigned long *pos)
 {
-	long head = atomic_long_read(&log->head);
+	long head, old = local_read(&log->head);
 
 	do {
+		head = old;
 		/*
 		 * The reader is done with the entry before it is reused:
 		 * pairs with sw_live_log_pop()
 		 */
 		if ((unsigned long)head - smp_load_acquire(&log->tail) > log->mask)
 			return NULL;
-	} while (!atomic_long_try_cmpxchg(&log->head, &head, head + 1));
+		/* A probe that interrupted this one took the position: the next */
+		old = local_cmpxchg(&log->head, head, head + 1);
+	} while (old != head);
 	*pos = head;
 	return &log->ents[head & log->mask];
 }
@@ -100,6 +114,12 @@ static inline const struct sw_live_logged *sw_live_log_peek(const struct sw_live
 
 	/* Its seq before its contents: pairs with sw_live_log_publish() */
 	return smp_load_acquire(&ent->seq) == log->tail + 1 ? ent : NULL;
+}
+
+/* Whether an entry is reserved that sw_live_log_peek() does not give yet */
+static inline bool sw_live_log_writing(const struct sw_live_log *log)
+{
+	return (unsigned long)local_read(&log->head) != log->tail;
 }
 
 /* Done with the entry sw_live_log_peek() gave: its writer may reuse it */

@@ -29,14 +29,17 @@
  * mod_timer() and del_timer() run where their caller runs, add_timer_on()
  * queues on another CPU, and 6.12 runs an idle CPU's global timers on
  * another one. So a probe does the least it can there: it appends the
- * event, with the CPU and jiffies, to the mirror's log (sw_live_log.h),
- * one ring for all CPUs whose order is the events' order. The mirror's
- * thread drains the log into the wheels, serialised by one raw spinlock
- * taken with interrupts off, a batch at a time; a read drains it first.
- * Only when the log is full does a probe drain a batch itself, so that
- * nothing is lost while the thread cannot keep up; an event that still
- * finds no room (its own CPU holds the oldest entry half written) is
- * counted as lost. No sleeping lock, no allocation (the log and the
+ * event, with the CPU and jiffies, to its CPU's log (sw_live_log.h), and
+ * numbers a timer's event on a counter of the timer's (by a hash of its
+ * address), so that the drain can merge the logs back into each timer's
+ * real order (core/mirror/sw_logmerge.c says why that is right). The
+ * mirror's thread drains the logs into the wheels, serialised by one raw
+ * spinlock taken with interrupts off, a batch at a time; a read drains
+ * them first. Only when its log is full does a probe drain itself, until
+ * its log has room, so that nothing is lost while the thread cannot keep
+ * up; an event that still finds no room (its log's oldest entries wait
+ * for an event another CPU is still writing) is counted as lost, and
+ * takes no number. No sleeping lock, no allocation (the logs and the
  * records are allocated at start), no timer API in a probe, and bounded
  * work.
  *
@@ -44,17 +47,19 @@
  * the start probe, so that every timer the mirror sees armed is followed
  * to its end;
  * stopping unregisters the start probe first and waits for the probes
- * still running (tracepoint_synchronize_unregister()) before the log is
+ * still running (tracepoint_synchronize_unregister()) before the logs are
  * drained for the last time and anything is freed. Stopped, no probe is
  * registered and the mirror costs nothing; its figures stay readable
  * until it starts again or the module goes.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/hash.h>
 #include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
+#include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -81,10 +86,10 @@ module_param(mirror_records, uint, 0644);
 MODULE_PARM_DESC(mirror_records,
 		 "timers pending at once the mirror can follow, from its next start (1..1048576, default 4096)");
 
-static unsigned long mirror_log = 8192;
+static unsigned long mirror_log = 4096;
 module_param(mirror_log, ulong, 0644);
 MODULE_PARM_DESC(mirror_log,
-		 "events the mirror's log holds until its thread drains them, from its next start (64..1048576, rounded up to a power of two, default 8192)");
+		 "events each CPU's log of the mirror holds until its thread drains them, from its next start (64..1048576, rounded up to a power of two, default 4096)");
 
 /* Events drained under one hold of the lock: about 10 us natively, interrupts off */
 #define SW_LIVE_DRAIN_BATCH	16
@@ -105,7 +110,7 @@ MODULE_PARM_DESC(mirror_log,
  *
  *   the kernel's timer_base lock	timer_start, timer_cancel probes,
  *					timer_base_idle's on idle entry
- *     sw_live_lock			a probe that finds the log full
+ *     sw_live_lock			a probe that finds its log full
  *					drains a batch itself
  *
  * sw_live_mutex is a mutex because what it covers sleeps: starting and
@@ -117,11 +122,14 @@ MODULE_PARM_DESC(mirror_log,
  * nothing is taken inside it, nothing under it sleeps or calls the timer
  * API (that would be timer_base inside sw_live_lock: the reverse of the
  * probes' order), and it is held for one batch at a time. The probes'
- * common path, appending to the log, takes no lock (sw_live_log.h).
+ * common path, appending to their CPU's log, takes no lock
+ * (sw_live_log.h): interrupts off on the CPU and, for a timer's event,
+ * an atomic increment of its counter, whose cache line only the CPUs
+ * that use that timer (or another of its hash) share.
  * Callers of the sw_live_* API hold none of these: sw_bench_run.c holds
  * its own sw_bench_mutex around sw_live_start_records(), outside both.
  */
-DEFINE_RAW_SPINLOCK(sw_live_lock);	/* the log's reader, the wheels */
+DEFINE_RAW_SPINLOCK(sw_live_lock);	/* the logs' reader, the wheels */
 DEFINE_MUTEX(sw_live_mutex);		/* start, stop, free, snapshot */
 struct sw_live sw_live_mirror;
 
@@ -162,16 +170,79 @@ static void sw_live_feed(struct sw_live *live, const struct sw_live_logged *ent)
 	sw_mirror_top_account(live->top, ent->fn, class, &out, sw_mirror_nr_wheels(live->m));
 }
 
-/* Up to @max events from the log into the mirror, with the lock held */
+/* What the merge sees of CPU @cpu's log, with the lock held */
+static void sw_live_head(struct sw_live *live, unsigned int cpu)
+{
+	const struct sw_live_log *log = per_cpu_ptr(live->logs, cpu);
+	struct sw_logmerge_head *h = &live->heads[cpu];
+	const struct sw_live_logged *ent = sw_live_log_peek(log);
+
+	if (ent) {
+		h->now = ent->ev.now;
+		h->nr = ent->nr;
+		h->backlog = local_read(&log->head) - log->tail;
+		h->counter = ent->counter;
+		h->state = SW_LH_READY;
+	} else {
+		h->state = sw_live_log_writing(log) ? SW_LH_WRITING : SW_LH_EMPTY;
+	}
+}
+
+/* Read again the logs whose next event was not written yet */
+static void sw_live_heads(struct sw_live *live)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		if (live->heads[cpu].state != SW_LH_READY)
+			sw_live_head(live, cpu);
+	}
+}
+
+/* Read every log's backlog again: once a batch, as the others write on */
+static void sw_live_backlogs(struct sw_live *live)
+{
+	const struct sw_live_log *log;
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		log = per_cpu_ptr(live->logs, cpu);
+		live->heads[cpu].backlog = local_read(&log->head) - log->tail;
+	}
+}
+
+/*
+ * The CPU whose logged event comes next, or < 0 if none may come yet. A
+ * gap is certain only if the logs read after the heads still show
+ * nothing being written (sw_logmerge.c): then it is forced through.
+ */
+static int sw_live_pick(struct sw_live *live)
+{
+	int cpu;
+
+	sw_live_heads(live);
+	cpu = sw_logmerge_pick(&live->merge, live->heads);
+	if (cpu == SW_LOGMERGE_GAP) {
+		sw_live_heads(live);
+		cpu = sw_logmerge_force(&live->merge, live->heads);
+	}
+	return cpu;
+}
+
+/* Up to @max events from the logs into the mirror, merged, with the lock held */
 static unsigned long sw_live_drain_locked(struct sw_live *live, unsigned long max)
 {
-	const struct sw_live_logged *ent;
+	struct sw_live_log *log;
 	unsigned long n = 0;
+	int cpu;
 
 	lockdep_assert_held(&sw_live_lock);
-	while (n < max && (ent = sw_live_log_peek(&live->log))) {
-		sw_live_feed(live, ent);
-		sw_live_log_pop(&live->log);
+	sw_live_backlogs(live);
+	while (n < max && (cpu = sw_live_pick(live)) >= 0) {
+		log = per_cpu_ptr(live->logs, cpu);
+		sw_live_feed(live, sw_live_log_peek(log));
+		sw_live_log_pop(log);
+		sw_live_head(live, cpu);
 		n++;
 	}
 	live->drained += n;
@@ -179,46 +250,68 @@ static unsigned long sw_live_drain_locked(struct sw_live *live, unsigned long ma
 }
 
 /*
- * The log was full: drain a batch here, under the lock, and log the event
- * after them. Still no room means the oldest entry is being written by
- * this CPU, interrupted: the event is lost, and counted.
+ * This CPU's log was full: drain here, under the lock, a batch at a time,
+ * until it has room. The merge takes the logs' events in their order, so
+ * every event older than this log's oldest goes first: at most what all
+ * the logs hold. Still no room means this log's oldest entries wait for
+ * an event another CPU is writing: the event is lost, and counted.
+ * Interrupts are off.
  */
-static noinline void sw_live_record_full(struct sw_live *live,
-					 const struct sw_mirror_event *ev, void *fn)
+static noinline struct sw_live_logged *
+sw_live_reserve_full(struct sw_live *live, struct sw_live_log *log, unsigned long *pos)
 {
+	unsigned long n, budget = nr_cpu_ids * live->log_size;
 	struct sw_live_logged *ent;
-	unsigned long flags, pos;
 
-	raw_spin_lock_irqsave(&sw_live_lock, flags);
-	live->drained_by_probes += sw_live_drain_locked(live, SW_LIVE_DRAIN_BATCH);
-	ent = sw_live_log_reserve(&live->log, &pos);
-	if (ent) {
-		ent->ev = *ev;
-		ent->fn = fn;
-		sw_live_log_publish(ent, pos);
-	} else {
-		atomic_long_inc(&live->lost);
-	}
-	raw_spin_unlock_irqrestore(&sw_live_lock, flags);
+	local_inc(&log->full);
+	do {
+		raw_spin_lock(&sw_live_lock);
+		n = sw_live_drain_locked(live, min_t(unsigned long, budget, SW_LIVE_DRAIN_BATCH));
+		live->drained_by_probes += n;
+		raw_spin_unlock(&sw_live_lock);
+		budget -= n;
+		ent = sw_live_log_reserve(log, pos);
+	} while (!ent && n && budget);
+	if (!ent)
+		local_inc(&log->lost);
+	return ent;
 }
 
-/* One event, from any probe, on any CPU: into the log */
-static void sw_live_record(struct sw_mirror_event *ev, void *fn)
+/*
+ * One event, from any probe, on any CPU: into its CPU's log, numbered on
+ * counter @counter if it is one (%SW_LIVE_ORDERS: none), with interrupts
+ * off from the reservation to the number (so that both are taken at one
+ * moment of the CPU's, sw_logmerge.c)
+ */
+static void sw_live_record(struct sw_mirror_event *ev, void *fn, unsigned int counter)
 {
 	struct sw_live *live = &sw_live_mirror;
 	struct sw_live_logged *ent;
-	unsigned long pos;
+	struct sw_live_log *log;
+	unsigned long flags, pos;
 
-	ev->cpu = raw_smp_processor_id();
-	ev->now = jiffies;
-	ent = sw_live_log_reserve(&live->log, &pos);
-	if (unlikely(!ent)) {
-		sw_live_record_full(live, ev, fn);
-		return;
+	local_irq_save(flags);
+	log = this_cpu_ptr(live->logs);
+	ent = sw_live_log_reserve(log, &pos);
+	if (unlikely(!ent))
+		ent = sw_live_reserve_full(live, log, &pos);
+	if (likely(ent)) {
+		ent->nr = counter < SW_LIVE_ORDERS ?
+			  atomic_long_inc_return(&live->orders[counter].next) - 1 : 0;
+		ent->counter = counter;
+		ev->cpu = smp_processor_id();
+		ev->now = jiffies;
+		ent->ev = *ev;
+		ent->fn = fn;
+		sw_live_log_publish(ent, pos);
 	}
-	ent->ev = *ev;
-	ent->fn = fn;
-	sw_live_log_publish(ent, pos);
+	local_irq_restore(flags);
+}
+
+/* A timer's event: numbered on its timer's counter */
+static void sw_live_record_timer(struct sw_mirror_event *ev, const struct timer_list *timer)
+{
+	sw_live_record(ev, timer->function, hash_ptr(timer, SW_LIVE_ORDER_BITS));
 }
 
 /**
@@ -232,7 +325,7 @@ unsigned long sw_live_drain(void)
 	unsigned long flags, n, total = 0;
 
 	might_sleep();
-	if (!live->log.ents)
+	if (!live->logs)
 		return 0;
 	do {
 		raw_spin_lock_irqsave(&sw_live_lock, flags);
@@ -251,7 +344,7 @@ unsigned long sw_live_drain(void)
  */
 static int sw_live_drainer(void *unused)
 {
-	const unsigned long busy = (sw_live_mirror.log.mask + 1) / 8;
+	const unsigned long busy = sw_live_mirror.log_size / 8;
 
 	while (!kthread_should_stop()) {
 		unsigned long n = sw_live_drain();
@@ -281,7 +374,7 @@ static void sw_live_on_start(struct timer_list *timer, unsigned long expires,
 		.have = SW_EVF_IDX | (has_bucket_expiry ? SW_EVF_BUCKET : 0),
 	};
 
-	sw_live_record(&ev, timer->function);
+	sw_live_record_timer(&ev, timer);
 }
 
 SW_DEFINE_TIMER_START_PROBE(sw_live_probe_timer_start, sw_live_on_start);
@@ -294,7 +387,7 @@ static void sw_live_probe_timer_cancel(void *data, struct timer_list *timer)
 		.tflags = READ_ONCE(timer->flags),
 	};
 
-	sw_live_record(&ev, timer->function);
+	sw_live_record_timer(&ev, timer);
 }
 
 static void sw_live_probe_timer_expire_entry(void *data, struct timer_list *timer,
@@ -309,7 +402,7 @@ static void sw_live_probe_timer_expire_entry(void *data, struct timer_list *time
 		.have = SW_EVF_EXPIRES,
 	};
 
-	sw_live_record(&ev, timer->function);
+	sw_live_record_timer(&ev, timer);
 }
 
 /* An event of the CPU it runs on, from any of its probes */
@@ -317,7 +410,7 @@ static void sw_live_on_cpu(enum sw_mirror_ev_type type)
 {
 	struct sw_mirror_event ev = { .type = type };
 
-	sw_live_record(&ev, NULL);
+	sw_live_record(&ev, NULL, SW_LIVE_ORDERS);
 }
 
 /* Every softirq vector's: the timer softirq's only are logged */
@@ -442,13 +535,49 @@ static int sw_live_register(void)
 	return 0;
 }
 
+/* Every CPU's log, the counters, and the merge's state over them */
+static int sw_live_logs_init(struct sw_live *live, unsigned long entries)
+{
+	unsigned int cpu;
+	int ret;
+
+	live->logs = alloc_percpu(struct sw_live_log);
+	live->orders = kvcalloc(SW_LIVE_ORDERS, sizeof(*live->orders), GFP_KERNEL);
+	live->merge_next = kvcalloc(SW_LIVE_ORDERS, sizeof(*live->merge_next), GFP_KERNEL);
+	live->heads = kcalloc(nr_cpu_ids, sizeof(*live->heads), GFP_KERNEL);	/* empty */
+	if (!live->logs || !live->orders || !live->merge_next || !live->heads)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		ret = sw_live_log_init(per_cpu_ptr(live->logs, cpu), entries);
+		if (ret)
+			return ret;
+	}
+	live->log_size = roundup_pow_of_two(entries);
+	sw_logmerge_init(&live->merge, live->merge_next, SW_LIVE_ORDERS, nr_cpu_ids);
+	return 0;
+}
+
+static void sw_live_logs_free(struct sw_live *live)
+{
+	unsigned int cpu;
+
+	if (live->logs) {
+		for_each_possible_cpu(cpu)
+			sw_live_log_free(per_cpu_ptr(live->logs, cpu));
+	}
+	free_percpu(live->logs);
+	kvfree(live->orders);
+	kvfree(live->merge_next);
+	kfree(live->heads);
+}
+
 static void sw_live_free(struct sw_live *live)
 {
 	kvfree(live->m);
 	kvfree(live->recs);
 	kfree(live->slots);
 	kvfree(live->top);
-	sw_live_log_free(&live->log);
+	sw_live_logs_free(live);
 	kvfree(live->cpus);
 	memset(live, 0, sizeof(*live));
 }
@@ -495,7 +624,7 @@ int sw_live_start_records(unsigned long nr_records, bool with_own)
 	fresh.top = kvzalloc(sizeof(*fresh.top), GFP_KERNEL);	/* empty */
 	if (!fresh.m || !fresh.recs || !fresh.slots || !fresh.cpus || !fresh.top)
 		goto fail;
-	ret = sw_live_log_init(&fresh.log, log_entries);
+	ret = sw_live_logs_init(&fresh, log_entries);
 	if (ret)
 		goto fail;
 	ret = sw_mirror_init(fresh.m, HZ, jiffies, fresh.slots, nr_cpu_ids);
@@ -528,8 +657,8 @@ int sw_live_start_records(unsigned long nr_records, bool with_own)
 	live->running = true;
 	sw_live_free(&old);
 	mutex_unlock(&sw_live_mutex);
-	pr_info("mirror: started, %lu records, a log of %lu events, %u wheels\n", nr_records,
-		live->log.mask + 1, sw_mirror_nr_wheels(live->m));
+	pr_info("mirror: started, %lu records, a log of %lu events per CPU, %u wheels\n",
+		nr_records, live->log_size, sw_mirror_nr_wheels(live->m));
 	return 0;
 restore:
 	live->drainer = NULL;

@@ -30,7 +30,7 @@ static bool sw_live_snapshot(struct sw_mirror_report *rep, bool with_top)
 	struct sw_mirror_head head = { .has_log = true, .caught_up = true };
 	struct sw_mirror *m = live->m;
 	unsigned long flags;
-	unsigned int round;
+	unsigned int round, cpu;
 
 	lockdep_assert_held(&sw_live_mutex);
 	if (!m)
@@ -50,10 +50,12 @@ static bool sw_live_snapshot(struct sw_mirror_report *rep, bool with_top)
 	head.elapsed_ms = jiffies_to_msecs((live->running ? jiffies : live->stopped) -
 					   live->started);
 	head.own_events = live->own_events;
-	head.log_size = live->log.mask + 1;
+	head.log_size = live->log_size;
 	head.log_drained = live->drained;
 	head.log_drained_by_probes = live->drained_by_probes;
-	head.log_lost = atomic_long_read(&live->lost);
+	for_each_possible_cpu(cpu)
+		head.log_lost += local_read(&per_cpu_ptr(live->logs, cpu)->lost);
+	head.log_forced = live->merge.forced;
 	head.log_softirqs = live->softirqs;
 	sw_mirror_report_take(rep, &head, m, with_top ? live->top : NULL);
 	raw_spin_unlock_irqrestore(&sw_live_lock, flags);
@@ -82,6 +84,27 @@ static const struct {
 	[SW_LIVE_SUMMARY]	= { sw_mirror_report_summary, true },
 };
 
+/*
+ * mirror/logs: a line per CPU of what its probes logged, with the mutex
+ * held: the figures only grow, each read at one moment
+ */
+static void sw_live_show_logs(struct seq_file *s, const struct sw_live *live)
+{
+	const struct sw_live_log *log;
+	unsigned long logged;
+	unsigned int cpu;
+
+	lockdep_assert_held(&sw_live_mutex);
+	seq_printf(s, "running %d\nlog_size %lu\n", live->running, live->log_size);
+	for_each_possible_cpu(cpu) {
+		log = per_cpu_ptr(live->logs, cpu);
+		logged = local_read(&log->head);
+		seq_printf(s, "cpu %u logged %lu unread %lu full %lu lost %lu\n", cpu, logged,
+			   logged - READ_ONCE(log->tail), local_read(&log->full),
+			   local_read(&log->lost));
+	}
+}
+
 /**
  * sw_live_show - a read of a file of debugfs mirror/
  * @s:		the read
@@ -100,6 +123,15 @@ int sw_live_show(struct seq_file *s, enum sw_live_section section)
 	struct sw_mirror_report *rep;
 	bool ran;
 
+	if (section == SW_LIVE_LOGS) {
+		mutex_lock(&sw_live_mutex);
+		if (sw_live_mirror.logs)
+			sw_live_show_logs(s, &sw_live_mirror);
+		else
+			seq_puts(s, "running 0\n");
+		mutex_unlock(&sw_live_mutex);
+		return 0;
+	}
 	rep = kvzalloc(sizeof(*rep), GFP_KERNEL);
 	if (!rep)
 		return -ENOMEM;

@@ -8,31 +8,47 @@
 #define _SHADOW_WHEEL_SW_LIVE_STATE_H
 
 #include <linux/atomic.h>
+#include <linux/bits.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
 #include "sw_live_log.h"
+#include "sw_logmerge.h"
 #include "sw_mirror.h"
 #include "sw_mirror_top.h"
+
+/* The counters that number timers' events, by a hash of the timer (sw_logmerge.c) */
+#define SW_LIVE_ORDER_BITS	10
+#define SW_LIVE_ORDERS		BIT(SW_LIVE_ORDER_BITS)
+
+/* One counter, alone in its cache line: only its timers' CPUs share it */
+struct sw_live_order {
+	atomic_long_t	next;
+} ____cacheline_aligned_in_smp;
 
 /**
  * struct sw_live - the mirror and what feeds it
  * @m:		the mirror, NULL before the first start
  * @recs:	its records
  * @slots:	its per-CPU slots, nr_cpu_ids of them
+ * @cpus:	its per-CPU models, nr_cpu_ids of them
  * @top:	per real timer function
  * @nr_recs:	records in the pool
  * @started:	jiffies at start
  * @stopped:	jiffies at stop, while stopped
  * @own_events: events of the module's own timers, left out
- * @log:	the events the probes logged, not drained yet
- * @drainer:	the thread that drains @log
- * @drained:	events drained from @log into the mirror
- * @drained_by_probes: of those, drained by a probe that found @log full
- * @lost:	events a probe found no room for in @log
- * @softirqs:	TIMER_SOFTIRQ runs drained from @log (softirq_entry)
+ * @logs:	each CPU's log, NULL before the first start
+ * @log_size:	entries of each CPU's log
+ * @orders:	the counters, %SW_LIVE_ORDERS of them
+ * @merge:	the drain's merge of the logs
+ * @merge_next:	its numbers, one per counter
+ * @heads:	each log's next event as the merge sees it, nr_cpu_ids
+ * @drainer:	the thread that drains the logs
+ * @drained:	events drained from the logs into the mirror
+ * @drained_by_probes: of those, drained by a probe that found its log full
+ * @softirqs:	TIMER_SOFTIRQ runs drained (softirq_entry)
  * @with_own:	the module's own timers are mirrored too (the bench's run)
  * @running:	the probes are registered
  */
@@ -46,11 +62,15 @@ struct sw_live {
 	unsigned long		started;
 	unsigned long		stopped;
 	unsigned long		own_events;
-	struct sw_live_log	log;
+	struct sw_live_log __percpu *logs;
+	unsigned long		log_size;
+	struct sw_live_order	*orders;
+	struct sw_logmerge	merge;
+	unsigned long		*merge_next;
+	struct sw_logmerge_head	*heads;
 	struct task_struct	*drainer;
 	unsigned long		drained;
 	unsigned long		drained_by_probes;
-	atomic_long_t		lost;
 	unsigned long		softirqs;
 	bool			with_own;
 	bool			running;

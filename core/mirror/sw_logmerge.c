@@ -34,9 +34,10 @@
  * so the real order of the events is one that keeps both: whatever is
  * written, some log's next event is takeable or waits for an event being
  * written, and the merge never ends up waiting on itself. Among the events
- * it may take, it takes the one with the earliest jiffies (then the lower
- * CPU): along both orders jiffies never go back, so an event it cannot
- * take yet has a takeable one before it with no later jiffies. Events
+ * it may take, it takes the one with the earliest jiffies (then the one of
+ * the fuller log, then the lower CPU): along both orders jiffies never go
+ * back, so an event it cannot take yet has a takeable one before it with
+ * no later jiffies. Events
  * with no timer (a CPU's softirq and idle) are ordered by their log and
  * their jiffies alone. An event still being written (its CPU
  * interrupted, or a vCPU not running) holds back only what comes after
@@ -70,11 +71,18 @@ void sw_logmerge_init(struct sw_logmerge *m, unsigned long *next, unsigned int n
 	m->nr_logs = nr_logs;
 }
 
-/* Whether @h's event is to be taken before @best's (NULL: none yet) */
+/*
+ * Whether @h's event is to be taken before @best's (NULL: none yet): the
+ * earlier jiffies, then the fuller log (a full log makes its probes drain,
+ * and the heads of the others would come first on every tie), then the
+ * lower CPU (the caller's order)
+ */
 static bool sw_logmerge_before(const struct sw_logmerge_head *h,
 			       const struct sw_logmerge_head *best)
 {
-	return !best || sw_time_before(h->now, best->now);
+	if (!best || sw_time_before(h->now, best->now))
+		return true;
+	return h->now == best->now && h->backlog > best->backlog;
 }
 
 /* Take @c's event: its counter, if it has one, moves past it */

@@ -23,11 +23,14 @@ enum sw_logmerge_state {
  * @nr:		its number on its counter
  * @counter:	its counter, one of its timer's (hashed); @nr_counters or
  *		more for none: an event of the CPU alone, ordered by its log
+ * @backlog:	events in its log, itself included: of two events with the
+ *		same jiffies, the one of the fuller log is taken first
  * @state:	enum sw_logmerge_state
  */
 struct sw_logmerge_head {
 	unsigned long	now;
 	unsigned long	nr;
+	unsigned long	backlog;
 	unsigned int	counter;
 	u8		state;
 };

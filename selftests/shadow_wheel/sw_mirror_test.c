@@ -216,28 +216,59 @@ TEST_F_TIMEOUT(mirror, follows_cpus_going_offline_at_once, 300)
 	EXPECT_EQ(st.total.migrated, SWT_CPU_SUM(&st, migrated_in));
 }
 
-/* A log of 64 events fills under TCP: the probes drain it, nothing is lost */
+/*
+ * Logs of 64 events fill under TCP: the probes drain them, nothing is
+ * lost. Stopped, mirror/logs adds up to mirror/stats: a line per CPU,
+ * each online CPU's events logged, all drained.
+ */
 TEST_F_TIMEOUT(mirror, keeps_up_with_a_tiny_log, 120)
 {
+	u64 logged = 0, full = 0, lost = 0;
+	struct swt_mirror_logs lg;
 	struct swt_mirror_diff d;
 	struct swt_traffic t;
 	struct swt_mirror mr;
+	unsigned int i;
 
 	if (_metadata->skip)
 		return;
 	ASSERT_EQ(0, swt_mirror_enable(false));
 	ASSERT_EQ(0, swt_mirror_param("mirror_log", "64"));
 	EXPECT_EQ(0, swt_mirror_enable(true));
-	ASSERT_EQ(0, swt_mirror_param("mirror_log", "8192"));
+	ASSERT_EQ(0, swt_mirror_param("mirror_log", "4096"));
 	ASSERT_EQ(0, swt_tcp_traffic_start(&t, 2000)) TH_LOG("%s", swt_error());
 	swt_tcp_traffic_stop(&t);
 	swt_sleep_ms(500);
 	swt_expect_mirror(_metadata, &mr, true);
-	swt_msg("through the log %llu, drained by probes %llu, lost %llu", mr.log_drained,
+	swt_msg("through the logs %llu, drained by probes %llu, lost %llu", mr.log_drained,
 		mr.log_drained_by_probes, mr.log_lost);
 	EXPECT_LT(0U, mr.log_drained_by_probes) TH_LOG("a log of 64 never filled");
 	EXPECT_EQ(0U, mr.anomalies);
 	swt_expect_explained(_metadata, &d);
+
+	ASSERT_EQ(0, swt_mirror_enable(false));
+	swt_expect_mirror(_metadata, &mr, false);
+	ASSERT_EQ(0, swt_mirror_logs_read(&lg)) TH_LOG("%s", swt_error());
+	EXPECT_FALSE(lg.running);
+	EXPECT_EQ(64U, lg.log_size);
+	EXPECT_EQ(swt_cpus_possible(), lg.nr_cpus);
+	for (i = 0; i < lg.nr_cpus; i++) {
+		const struct swt_mirror_log *c = &lg.cpu[i];
+
+		swt_msg("cpu %u: logged %llu, full %llu times, lost %llu", c->cpu, c->logged,
+			c->full, c->lost);
+		EXPECT_EQ(i, c->cpu);
+		EXPECT_EQ(0U, c->unread) TH_LOG("cpu %u: stopped with events not drained", i);
+		EXPECT_LE(c->lost, c->full);
+		if (swt_cpu_online(c->cpu))
+			EXPECT_LT(0U, c->logged) TH_LOG("cpu %u, online, logged nothing", i);
+		logged += c->logged;
+		full += c->full;
+		lost += c->lost;
+	}
+	EXPECT_EQ(mr.log_drained, logged);
+	EXPECT_EQ(mr.log_lost, lost);
+	EXPECT_LT(0U, full);
 }
 
 TEST_F(mirror, turns_bad_input_away)
@@ -272,7 +303,7 @@ TEST_F(mirror, turns_bad_input_away)
 	EXPECT_EQ(-EINVAL, swt_mirror_enable(true));
 	ASSERT_EQ(0, swt_mirror_read(&mr)) TH_LOG("%s", swt_error());
 	EXPECT_FALSE(mr.running);
-	ASSERT_EQ(0, swt_mirror_param("mirror_log", "8192"));
+	ASSERT_EQ(0, swt_mirror_param("mirror_log", "4096"));
 	EXPECT_EQ(0, swt_mirror_enable(true));
 }
 

@@ -90,6 +90,7 @@ static const struct {
 	SWT_MK("caught_up", caught_up, bool), SWT_MK("hz", hz, unsigned int),
 	SWT_MK("events.anomaly", anomalies, u64), SWT_MK("own_events", own_events, u64),
 	SWT_MK("log_drained", log_drained, u64), SWT_MK("log_lost", log_lost, u64),
+	SWT_MK("log_forced", log_forced, u64),
 	SWT_MK("log_drained_by_probes", log_drained_by_probes, u64),
 	SWT_MK("log_softirqs", log_softirqs, u64),
 	SWT_MK("cpus_modelled", cpus_modelled, unsigned int),
@@ -245,6 +246,40 @@ int swt_mirror_diff_read(struct swt_mirror_diff *d)
 {
 	memset(d, 0, sizeof(*d));
 	return swt_kv_each("mirror/diff", swt_mirror_diff_line, d);
+}
+
+/* A line of mirror/logs: running, log_size, or a CPU's */
+static int swt_mirror_logs_line(const struct swt_kv *kv, size_t i, void *arg)
+{
+	const char *key = kv->line[i].key, *val = kv->line[i].val;
+	struct swt_mirror_logs *lg = arg;
+	struct swt_mirror_log *c;
+	u64 cpu;
+
+	if (!strcmp(key, "running"))
+		return swt_parse_u64(val, strlen(val), &cpu) ? -EINVAL : (lg->running = cpu, 0);
+	if (!strcmp(key, "log_size"))
+		return swt_parse_u64(val, strlen(val), &lg->log_size) ? -EINVAL : 0;
+	if (strcmp(key, "cpu"))
+		return 0;
+	if (swt_parse_u64(val, strcspn(val, " "), &cpu) || cpu >= SWT_MAX_CPUS) {
+		swt_set_error("mirror/logs: a CPU line that names no CPU below %d", SWT_MAX_CPUS);
+		return -EINVAL;
+	}
+	c = &lg->cpu[lg->nr_cpus++];
+	c->cpu = cpu;
+	if (swt_words_u64(val, "logged", &c->logged) || swt_words_u64(val, "unread", &c->unread) ||
+	    swt_words_u64(val, "full", &c->full) || swt_words_u64(val, "lost", &c->lost)) {
+		swt_set_error("mirror/logs: CPU %llu's line lacks a key", cpu);
+		return -EINVAL;
+	}
+	return lg->nr_cpus < SWT_MAX_CPUS ? 0 : -E2BIG;
+}
+
+int swt_mirror_logs_read(struct swt_mirror_logs *lg)
+{
+	memset(lg, 0, sizeof(*lg));
+	return swt_kv_each("mirror/logs", swt_mirror_logs_line, lg);
 }
 
 /* Accept and drain connections until killed */

@@ -296,8 +296,9 @@ struct swt_mirror {
 	unsigned int hz;
 	u64 anomalies;
 	u64 own_events;
-	u64 log_drained, log_lost;	/* events through the mirror's log, and lost */
-	u64 log_drained_by_probes;	/* drained by probes that found it full */
+	u64 log_drained, log_lost;	/* events through the mirror's logs, and lost */
+	u64 log_drained_by_probes;	/* drained by probes that found theirs full */
+	u64 log_forced;			/* taken out of their base's order by the merge */
 	u64 log_softirqs;		/* TIMER_SOFTIRQ runs through the log */
 	unsigned int cpus_modelled;	/* CPUs whose softirqs the mirror models, */
 	u64 softirq_recorded;		/* and the runs it took in (0 when none) */
@@ -307,6 +308,21 @@ struct swt_mirror {
 };
 
 int swt_mirror_read(struct swt_mirror *mr);
+
+/* mirror/logs: each CPU's log */
+struct swt_mirror_log {
+	unsigned int cpu;
+	u64 logged, unread, full, lost;
+};
+
+struct swt_mirror_logs {
+	bool running;
+	u64 log_size;
+	unsigned int nr_cpus;
+	struct swt_mirror_log cpu[SWT_MAX_CPUS];
+};
+
+int swt_mirror_logs_read(struct swt_mirror_logs *lg);
 
 /* A line of mirror/lateness */
 struct swt_mirror_late {

@@ -25,7 +25,7 @@ static inline void swt_mirror_setup(struct __test_metadata *_metadata)
 SWT_FIXTURE_SETUP(mirror, NULL, swt_mirror_setup)
 SWT_FIXTURE_TEARDOWN(mirror, NULL)
 
-/* The mirror's books balance in every wheel, and its log lost no event */
+/* The mirror's books balance in every wheel, and its logs lost no event nor its order */
 static inline void swt_expect_mirror_consistent(struct __test_metadata *_metadata,
 						const struct swt_mirror *mr)
 {
@@ -33,6 +33,7 @@ static inline void swt_expect_mirror_consistent(struct __test_metadata *_metadat
 
 	EXPECT_TRUE(mr->consistent) TH_LOG("mirror/stats: consistent 0");
 	EXPECT_EQ(0U, mr->log_lost) TH_LOG("mirror/stats: log_lost %llu", mr->log_lost);
+	EXPECT_EQ(0U, mr->log_forced) TH_LOG("mirror/stats: log_forced %llu", mr->log_forced);
 	EXPECT_LE(9U, mr->nr_wheels);
 	for (w = 0; w < mr->nr_wheels; w++) {
 		const struct swt_mirror_wheel *v = &mr->wheel[w];
