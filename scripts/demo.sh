@@ -5,9 +5,9 @@
 # module, run a realistic workload for a while, then print the wheel's
 # geometry, stats and lateness:
 #
-#   scripts/demo.sh [--kernel K] [--geometry seed|mainline|classic]
+#   scripts/demo.sh [--kernel K] [--smp N] [--geometry seed|mainline|classic]
 #                   [--preset net|io|poll|mixed] [--rate N] [--seconds S]
-#   scripts/demo.sh --mirror [--kernel K] [--seconds S]
+#   scripts/demo.sh --mirror [--kernel K] [--smp N] [--seconds S]
 #
 # K is any kernel of the matrix (scripts/vm.sh; default debian). Exits
 # non-zero if the guest failed, or if any timer expired early.
@@ -24,8 +24,8 @@ set -u
 
 usage()
 {
-	echo "usage: $0 [--kernel K] [--geometry G] [--preset P] [--rate N] [--seconds S]" >&2
-	echo "       $0 --mirror [--kernel K] [--seconds S]" >&2
+	echo "usage: $0 [--kernel K] [--smp N] [--geometry G] [--preset P] [--rate N] [--seconds S]" >&2
+	echo "       $0 --mirror [--kernel K] [--smp N] [--seconds S]" >&2
 	echo "K: $SW_VM_KERNELS" >&2
 	exit 2
 }
@@ -42,11 +42,12 @@ sh /real_traffic.sh $seconds 2 || exit 1
 echo 0 > \$D/mirror/enable
 echo SW_DEMO_BEGIN
 cat \$D/mirror/summary
+echo; echo "== each CPU's log"; cat \$D/mirror/logs
 echo SW_DEMO_END
 rmmod shadow_wheel || exit 1
 EOF
 	sw_log "demo: mirroring the $kernel kernel's own timers over ${seconds}s of real traffic"
-	"$SW_ROOT/scripts/vm.sh" --kernel "$kernel" --disk 64 --timeout $((seconds + 600)) \
+	"$SW_ROOT/scripts/vm.sh" --kernel "$kernel" --smp "$smp" --disk 64 --timeout $((seconds + 600)) \
 		--file "$SW_ROOT/selftests/shadow_wheel/real_traffic.sh" "$guest" > "$out"
 	rc=$?
 	grep -a '^real_traffic:' "$out"
@@ -64,7 +65,7 @@ EOF
 	return $rc
 }
 
-kernel=debian geometry=seed preset=mixed rate="" seconds=10 mirror=0
+kernel=debian smp=2 geometry=seed preset=mixed rate="" seconds=10 mirror=0
 while [ $# -gt 0 ]; do
 	if [ "$1" = --mirror ]; then
 		mirror=1
@@ -74,6 +75,7 @@ while [ $# -gt 0 ]; do
 	[ $# -ge 2 ] || usage
 	case "$1" in
 	--kernel) kernel=$2 ;;
+	--smp) smp=$2 ;;
 	--geometry) geometry=$2 ;;
 	--preset) preset=$2 ;;
 	--rate) rate=" rate=$2" ;;
@@ -82,7 +84,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift 2
 done
-[[ $seconds =~ ^[1-9][0-9]*$ ]] || usage
+[[ $seconds =~ ^[1-9][0-9]*$ && $smp =~ ^[1-9][0-9]*$ ]] || usage
 
 guest=$(mktemp)
 out=$(mktemp)
@@ -107,7 +109,7 @@ rmmod shadow_wheel || exit 1
 EOF
 
 sw_log "demo: $preset workload for ${seconds}s on the $kernel kernel, $geometry wheel"
-"$SW_ROOT/scripts/vm.sh" --kernel "$kernel" --timeout $((seconds + 600)) "$guest" > "$out"
+"$SW_ROOT/scripts/vm.sh" --kernel "$kernel" --smp "$smp" --timeout $((seconds + 600)) "$guest" > "$out"
 rc=$?
 sed -n '/^SW_DEMO_BEGIN/,/^SW_DEMO_END/p' "$out" | grep -v '^SW_DEMO_'
 if [ $rc -ne 0 ]; then

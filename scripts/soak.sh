@@ -5,7 +5,7 @@
 # guest time, on the debug kernel by default (lockdep, KASAN, kmemleak,
 # debug objects):
 #
-#   scripts/soak.sh [--kernel K] [--minutes M] [--rate R] [--presets "P..."]
+#   scripts/soak.sh [--kernel K] [--smp N] [--minutes M] [--rate R] [--presets "P..."]
 #
 # For M minutes (default 10) the mixed preset runs at R timers a second
 # (default 1000000, the most a run takes; with --presets, the presets
@@ -33,12 +33,12 @@ set -u
 
 usage()
 {
-	echo "usage: $0 [--kernel K] [--minutes M] [--rate R] [--presets \"P...\"]" >&2
+	echo "usage: $0 [--kernel K] [--smp N] [--minutes M] [--rate R] [--presets \"P...\"]" >&2
 	exit 2
 }
 
-kernel=debug minutes=10 rate=1000000 presets=mixed
-sw_options 'kernel=.+' 'minutes=[1-9][0-9]*' 'rate=[1-9][0-9]*' \
+kernel=debug smp=2 minutes=10 rate=1000000 presets=mixed
+sw_options 'kernel=.+' 'smp=[1-9][0-9]*' 'minutes=[1-9][0-9]*' 'rate=[1-9][0-9]*' \
 	'presets=(net|io|poll|mixed)( (net|io|poll|mixed))*' -- "$@"
 shift "$sw_optind"
 if [ $# -ne 0 ] || [ "$minutes" -gt 60 ] || [ "$rate" -gt 1000000 ]; then
@@ -260,7 +260,8 @@ echo "soak: PASS"
 GUEST_END
 
 sw_log "soak: $minutes min on the $kernel kernel, mixed at $rate/s, hotplug, resets, bench, mirror"
-"$SW_ROOT/scripts/vm.sh" --kernel "$kernel" --timeout $((minutes * 60 + 900)) "$guest" > "$out"
+"$SW_ROOT/scripts/vm.sh" --kernel "$kernel" --smp "$smp" --timeout $((minutes * 60 + 900)) \
+	"$guest" > "$out"
 rc=$?
 grep -a '^soak:' "$out"
 if [ $rc -ne 0 ]; then
