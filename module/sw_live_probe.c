@@ -38,8 +38,8 @@
  * them first. Only when its log is full does a probe drain itself, until
  * its log has room, so that nothing is lost while the thread cannot keep
  * up; an event that still finds no room (its log's oldest entries wait
- * for an event another CPU is still writing) is counted as lost, and
- * takes no number. No sleeping lock, no allocation (the logs and the
+ * for an event still being written) is counted as lost, and takes no
+ * number. No sleeping lock, no allocation (the logs and the
  * records are allocated at start), no timer API in a probe, and bounded
  * work.
  *
@@ -254,21 +254,22 @@ static unsigned long sw_live_drain_locked(struct sw_live *live, unsigned long ma
  * until it has room. The merge takes the logs' events in their order, so
  * every event older than this log's oldest goes first: at most what all
  * the logs hold. Still no room means this log's oldest entries wait for
- * an event another CPU is writing: the event is lost, and counted.
- * Interrupts are off.
+ * an event another CPU is writing, or one this CPU was interrupted
+ * writing (an event of no timer, in a probe this one interrupted): the
+ * event is lost, and counted.
  */
 static noinline struct sw_live_logged *
 sw_live_reserve_full(struct sw_live *live, struct sw_live_log *log, unsigned long *pos)
 {
-	unsigned long n, budget = nr_cpu_ids * live->log_size;
+	unsigned long n, flags, budget = nr_cpu_ids * live->log_size;
 	struct sw_live_logged *ent;
 
 	local_inc(&log->full);
 	do {
-		raw_spin_lock(&sw_live_lock);
+		raw_spin_lock_irqsave(&sw_live_lock, flags);
 		n = sw_live_drain_locked(live, min_t(unsigned long, budget, SW_LIVE_DRAIN_BATCH));
 		live->drained_by_probes += n;
-		raw_spin_unlock(&sw_live_lock);
+		raw_spin_unlock_irqrestore(&sw_live_lock, flags);
 		budget -= n;
 		ent = sw_live_log_reserve(log, pos);
 	} while (!ent && n && budget);
@@ -279,18 +280,21 @@ sw_live_reserve_full(struct sw_live *live, struct sw_live_log *log, unsigned lon
 
 /*
  * One event, from any probe, on any CPU: into its CPU's log, numbered on
- * counter @counter if it is one (%SW_LIVE_ORDERS: none), with interrupts
- * off from the reservation to the number (so that both are taken at one
- * moment of the CPU's, sw_logmerge.c)
+ * counter @counter if it is one (%SW_LIVE_ORDERS: none). A numbered event
+ * takes its entry and its number with interrupts off, at one moment of
+ * the CPU's (sw_logmerge.c): start and cancel come so, expire_entry is
+ * made so; an event of no timer may be interrupted by another probe.
  */
 static void sw_live_record(struct sw_mirror_event *ev, void *fn, unsigned int counter)
 {
+	bool irq_off = counter < SW_LIVE_ORDERS && !irqs_disabled();
 	struct sw_live *live = &sw_live_mirror;
+	unsigned long flags = 0, pos;
 	struct sw_live_logged *ent;
 	struct sw_live_log *log;
-	unsigned long flags, pos;
 
-	local_irq_save(flags);
+	if (irq_off)
+		local_irq_save(flags);
 	log = this_cpu_ptr(live->logs);
 	ent = sw_live_log_reserve(log, &pos);
 	if (unlikely(!ent))
@@ -305,7 +309,8 @@ static void sw_live_record(struct sw_mirror_event *ev, void *fn, unsigned int co
 		ent->fn = fn;
 		sw_live_log_publish(ent, pos);
 	}
-	local_irq_restore(flags);
+	if (irq_off)
+		local_irq_restore(flags);
 }
 
 /* A timer's event: numbered on its timer's counter */
