@@ -388,6 +388,168 @@ static void sw_bench_kernel_mirrored(struct sw_bench_state *s, struct sw_ktimer 
 	       sw_bench_drained);
 }
 
+/* The pairs each CPU times at once, at most: a log's worth between drains */
+#define SW_BENCH_ALL_OPS	2048UL
+
+/* With the mirror on and every CPU timing: the logs drained between stretches */
+static void sw_bench_end_drain_all(void)
+{
+	preempt_enable();
+	sw_live_drain();
+	cond_resched();
+}
+
+static const struct sw_bench_env sw_kernel_mirror_all_env = {
+	.now_ns = sw_bench_now, .begin = sw_bench_begin, .end = sw_bench_end_drain_all,
+};
+
+/**
+ * struct sw_bench_all - the kernel's arm and cancel on every online CPU at once
+ * @s:		the run
+ * @mirror:	the mirror is on
+ * @nr:		timers of each CPU
+ * @waiting:	threads not at the start line yet: all start together
+ * @left:	threads not done yet
+ * @done:	the last one is
+ * @cpu:	per CPU: its timers, their expiries and what it timed
+ */
+struct sw_bench_all {
+	struct sw_bench_state	*s;
+	bool			mirror;
+	unsigned long		nr;
+	atomic_t		waiting;
+	atomic_t		left;
+	struct completion	done;
+	struct sw_bench_all_cpu {
+		struct sw_bench_all	*all;
+		struct sw_ktimer	*kt;
+		unsigned long		*expiry;
+		struct sw_bench_op_cost	ops;
+		struct sw_bench_rng	rng;
+	} *cpu;
+};
+
+static int sw_bench_all_thread(void *arg)
+{
+	struct sw_bench_all_cpu *c = arg;
+	struct sw_bench_all *a = c->all;
+	struct sw_bench_kernel_timers k = {
+		.timers = c->kt, .expiry = c->expiry, .mean = a->s->params.traffic.mean,
+		.rng = &c->rng,
+	};
+	unsigned long i;
+
+	for (i = 0; i < a->nr; i++) {
+		timer_setup(&c->kt[i].timer, sw_bench_fired, TIMER_PINNED);
+		c->kt[i].state = a->s;
+	}
+	atomic_dec(&a->waiting);
+	while (atomic_read(&a->waiting))
+		cond_resched();
+	sw_bench_time_ops(&c->ops, a->mirror ? &sw_kernel_mirror_all_env : &sw_kernel_env, a->nr,
+			  c->expiry, &sw_bench_kernel_api, &k);
+	for (i = 0; i < a->nr; i++)
+		timer_delete_sync(&c->kt[i].timer);
+	if (atomic_dec_and_test(&a->left))
+		complete(&a->done);
+	return 0;
+}
+
+/*
+ * One round on every online CPU at once, a thread bound to each, CPU
+ * hotplug held off; the mean arm + cancel over the CPUs, in ps, into
+ * @pair, and how many CPUs into @cpus. Returns 0 or -errno.
+ */
+static int sw_bench_all_round(struct sw_bench_all *a, u64 *pair, unsigned int *cpus)
+{
+	unsigned int cpu, n = 0, total;
+	struct task_struct *t;
+	int ret = 0;
+	u64 sum = 0;
+
+	cpus_read_lock();
+	total = num_online_cpus();
+	atomic_set(&a->waiting, total);
+	atomic_set(&a->left, total);
+	init_completion(&a->done);
+	for_each_online_cpu(cpu) {
+		a->cpu[cpu].all = a;
+		sw_bench_seed(&a->cpu[cpu].rng, a->s->params.seed + 5 + cpu);
+		t = kthread_create(sw_bench_all_thread, &a->cpu[cpu], "sw_bench_all/%u", cpu);
+		if (IS_ERR(t)) {
+			ret = PTR_ERR(t);
+			break;
+		}
+		kthread_bind(t, cpu);
+		wake_up_process(t);
+		n++;
+	}
+	/* Those not started are done; then the started ones may go */
+	if (n < total && atomic_sub_and_test(total - n, &a->left))
+		complete(&a->done);
+	atomic_sub(total - n, &a->waiting);
+	/* Minutes under emulation with many vCPUs: not a hung task */
+	while (!wait_for_completion_timeout(&a->done, 10 * HZ))
+		;
+	for_each_online_cpu(cpu)
+		sum += (u64)a->cpu[cpu].ops.arm + a->cpu[cpu].ops.cancel;
+	cpus_read_unlock();
+	*pair = div_u64(sum, max(total, 1U));
+	*cpus = total;
+	return ret;
+}
+
+/*
+ * The kernel's mod_timer() and del_timer() on every online CPU at once,
+ * with the mirror off and then on: what the probes add when every CPU
+ * logs (what one log shared by all would make grow with the CPUs)
+ */
+static void sw_bench_kernel_all(struct sw_bench_state *s)
+{
+	struct sw_bench_all a = { .s = s };
+	unsigned long nr = min(s->params.ops, SW_BENCH_ALL_OPS);
+	unsigned int cpu, n = 0;
+	u64 off = 0, on = 0;
+	int ret = -ENOMEM;
+
+	a.cpu = kvcalloc(nr_cpu_ids, sizeof(*a.cpu), GFP_KERNEL);
+	if (!a.cpu)
+		goto out;
+	for_each_possible_cpu(cpu) {
+		a.cpu[cpu].kt = kvcalloc(nr, sizeof(*a.cpu[cpu].kt), GFP_KERNEL);
+		a.cpu[cpu].expiry = kvcalloc(nr, sizeof(*a.cpu[cpu].expiry), GFP_KERNEL);
+		if (!a.cpu[cpu].kt || !a.cpu[cpu].expiry)
+			goto out;
+	}
+	a.nr = nr;
+	/* A first round untimed: the timers' memory touched, and TCG's code translated */
+	ret = sw_bench_all_round(&a, &off, &n) ?: sw_bench_all_round(&a, &off, &n);
+	if (ret)
+		goto out;
+	ret = sw_live_start_records(min_t(unsigned long, nr * nr_cpu_ids,
+					  SW_BENCH_MIRROR_RECORDS), true);
+	if (ret)
+		goto out;
+	a.mirror = true;
+	ret = sw_bench_all_round(&a, &on, &n);
+	sw_live_stop();
+out:
+	if (ret)
+		sw_out(s, "bench wheel=kernel-all skipped: %d\n", ret);
+	else
+		sw_out(s,
+		       "bench mirror_added_ns.arm_cancel_all_cpus=%lld cpus=%u ops=%lu kernel=%llu.%llu kernel_mirror=%llu.%llu\n",
+		       div_s64((s64)on - (s64)off, 1000), n, nr, div_u64(off, 1000),
+		       div_u64(off, 100) % 10, div_u64(on, 1000), div_u64(on, 100) % 10);
+	if (a.cpu) {
+		for_each_possible_cpu(cpu) {
+			kvfree(a.cpu[cpu].kt);
+			kvfree(a.cpu[cpu].expiry);
+		}
+	}
+	kvfree(a.cpu);
+}
+
 static void sw_bench_compare_kernel(struct sw_bench_state *s)
 {
 	struct sw_ktimer *kt;
@@ -403,6 +565,8 @@ static void sw_bench_compare_kernel(struct sw_bench_state *s)
 	sw_bench_kernel_ops(s, kt, &s->kernel.ops, false);
 	sw_bench_kernel_mirrored(s, kt);
 	kvfree(kt);
+	if (!sw_live_running())
+		sw_bench_kernel_all(s);
 	sw_bench_seed_ops(s, &s->seed_bare.ops, false);
 	sw_bench_seed_ops(s, &s->seed_locked.ops, true);
 

@@ -11,8 +11,9 @@
 #                                                per-tick cost, best of N runs
 #   scripts/bench.sh plot [--out DIR] [sw-bench options]
 #                                                per-tick cost over time
-#   scripts/bench.sh kernel [--kernel uml|K] [RUN WORDS...]  (K: scripts/vm.sh's)
-#                                                the bench file, in QEMU or UML
+#   scripts/bench.sh kernel [--kernel uml|K] [--smp N] [RUN WORDS...]
+#                                                the bench file, in QEMU (N vCPUs)
+#                                                or UML (K: scripts/vm.sh's)
 #
 # "user" builds bench/sw-bench (the core, unchanged, in user space) and
 # runs it. "callgrind" runs each operation alone under callgrind and
@@ -35,7 +36,7 @@ set -u
 
 usage()
 {
-	sed -n '5,15p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '5,16p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -224,9 +225,9 @@ EOF
 
 bench_kernel()
 {
-	local kernel=debian guest out rc
+	local kernel=debian smp=2 guest out rc
 
-	sw_options 'kernel=.+' -- "$@"
+	sw_options 'kernel=.+' 'smp=[1-9][0-9]*' -- "$@"
 	shift "$sw_optind"
 	if [ "$kernel" = uml ]; then
 		bench_uml "$@"
@@ -244,8 +245,9 @@ cat \$D/bench
 echo SW_BENCH_END
 rmmod shadow_wheel
 EOF
-	sw_log "bench: '$*' on the $kernel kernel"
-	"$SW_ROOT/scripts/vm.sh" --kernel "$kernel" --mem 2048 --timeout 3600 "$guest" > "$out"
+	sw_log "bench: '$*' on the $kernel kernel, $smp vCPUs"
+	"$SW_ROOT/scripts/vm.sh" --kernel "$kernel" --smp "$smp" --mem 2048 --timeout 3600 "$guest" \
+		> "$out"
 	rc=$?
 	sed -n '/^SW_BENCH_BEGIN/,/^SW_BENCH_END/p' "$out" | grep -v '^SW_BENCH_'
 	if [ $rc -ne 0 ]; then

@@ -114,7 +114,7 @@ TEST_F(bench, small_run_reports_every_wheel_and_the_kernel)
 	};
 	static const char * const wheels[] = { "seed", "mainline", "classic" };
 	char *report = NULL, line[512];
-	const char *fired;
+	const char *fired, *all;
 	unsigned int i;
 	int ret;
 
@@ -136,6 +136,14 @@ TEST_F(bench, small_run_reports_every_wheel_and_the_kernel)
 		EXPECT_LT(0, swt_bench_value(l, "arm")) TH_LOG("%s", l);
 		EXPECT_LT(0, swt_bench_value(l, "cancel")) TH_LOG("%s", l);
 	}
+	/* The kernel's arm and cancel on every online CPU at once, mirror off and on */
+	all = strstr(report, "bench mirror_added_ns.arm_cancel_all_cpus=");
+	ASSERT_NE(NULL, all) TH_LOG("%s", report);
+	snprintf(line, sizeof(line), "%.*s", (int)strcspn(all, "\n"), all);
+	EXPECT_EQ(swt_cpus_online(NULL), swt_bench_value(line, "cpus")) TH_LOG("%s", line);
+	EXPECT_EQ(2048, swt_bench_value(line, "ops")) TH_LOG("%s", line);
+	EXPECT_LT(0, swt_bench_value(line, "kernel")) TH_LOG("%s", line);
+	EXPECT_LT(0, swt_bench_value(line, "kernel_mirror")) TH_LOG("%s", line);
 	/* The kernel's timers an hour out, and the timed ones cancelled at once */
 	fired = strstr(report, "bench kernel_timers_fired=");
 	ASSERT_NE(NULL, fired) TH_LOG("%s", report);
