@@ -73,12 +73,13 @@ static const struct sw_bench_env sw_kernel_env = {
 };
 
 /*
- * With the mirror on: its log drained between the timed stretches, so that
- * they time what the probes add to the kernel's calls, and the drains
- * timed apart, as what the mirror's thread does later for each event
+ * With the mirror on: its logs drained between the timed stretches, so
+ * that they time what the probes add to the kernel's calls, and the drains
+ * timed apart, as what the mirror's thread does later for each event. The
+ * all-CPU run drains from every CPU's thread at once: the sums are atomic.
  */
-static u64 sw_bench_drain_ns;
-static unsigned long sw_bench_drained;
+static atomic64_t sw_bench_drain_ns;
+static atomic_long_t sw_bench_drained;
 
 static void sw_bench_end_drain(void)
 {
@@ -86,8 +87,8 @@ static void sw_bench_end_drain(void)
 
 	preempt_enable();
 	t0 = sw_bench_now();
-	sw_bench_drained += sw_live_drain();
-	sw_bench_drain_ns += sw_bench_now() - t0;
+	atomic_long_add(sw_live_drain(), &sw_bench_drained);
+	atomic64_add(sw_bench_now() - t0, &sw_bench_drain_ns);
 	cond_resched();
 }
 
@@ -236,8 +237,8 @@ static int sw_bench_kernel_ops(struct sw_bench_state *s, struct sw_ktimer *kt,
 		.timers = kx, .expiry = expiry, .mean = p->traffic.mean, .rng = &rng,
 	};
 	if (mirror) {
-		sw_bench_drain_ns = 0;
-		sw_bench_drained = 0;
+		atomic64_set(&sw_bench_drain_ns, 0);
+		atomic_long_set(&sw_bench_drained, 0);
 		ret = sw_live_start_records(min_t(unsigned long, p->ops, SW_BENCH_MIRROR_RECORDS),
 					    true);
 	}
@@ -366,6 +367,7 @@ static void sw_bench_out_ops(struct sw_bench_state *s, const char *name,
 static void sw_bench_kernel_mirrored(struct sw_bench_state *s, struct sw_ktimer *kt)
 {
 	const struct sw_bench_op_cost *off = &s->kernel.ops, *on = &s->kernel_mirror.ops;
+	unsigned long drained;
 	long added;
 	int ret;
 
@@ -383,25 +385,13 @@ static void sw_bench_kernel_mirrored(struct sw_bench_state *s, struct sw_ktimer 
 	added = ((long)on->arm + on->cancel - off->arm - off->cancel) / 1000;
 	sw_out(s, "bench mirror_added_ns.arm_cancel=%ld target=%d %s\n", added,
 	       SW_BENCH_MIRROR_TARGET_NS, added <= SW_BENCH_MIRROR_TARGET_NS ? "met" : "missed");
+	drained = atomic_long_read(&sw_bench_drained);
 	sw_out(s, "bench mirror_drained_ns.event=%llu events=%lu\n",
-	       sw_bench_drained ? div64_u64(sw_bench_drain_ns, sw_bench_drained) : 0,
-	       sw_bench_drained);
+	       drained ? div64_u64(atomic64_read(&sw_bench_drain_ns), drained) : 0, drained);
 }
 
 /* The pairs each CPU times at once, at most: a log's worth between drains */
 #define SW_BENCH_ALL_OPS	2048UL
-
-/* With the mirror on and every CPU timing: the logs drained between stretches */
-static void sw_bench_end_drain_all(void)
-{
-	preempt_enable();
-	sw_live_drain();
-	cond_resched();
-}
-
-static const struct sw_bench_env sw_kernel_mirror_all_env = {
-	.now_ns = sw_bench_now, .begin = sw_bench_begin, .end = sw_bench_end_drain_all,
-};
 
 /**
  * struct sw_bench_all - the kernel's arm and cancel on every online CPU at once
@@ -446,7 +436,7 @@ static int sw_bench_all_thread(void *arg)
 	atomic_dec(&a->waiting);
 	while (atomic_read(&a->waiting))
 		cond_resched();
-	sw_bench_time_ops(&c->ops, a->mirror ? &sw_kernel_mirror_all_env : &sw_kernel_env, a->nr,
+	sw_bench_time_ops(&c->ops, a->mirror ? &sw_kernel_mirror_env : &sw_kernel_env, a->nr,
 			  c->expiry, &sw_bench_kernel_api, &k);
 	for (i = 0; i < a->nr; i++)
 		timer_delete_sync(&c->kt[i].timer);
