@@ -116,10 +116,10 @@ static inline const struct sw_live_logged *sw_live_log_peek(const struct sw_live
 	return smp_load_acquire(&ent->seq) == log->tail + 1 ? ent : NULL;
 }
 
-/* Whether an entry is reserved that sw_live_log_peek() does not give yet */
-static inline bool sw_live_log_writing(const struct sw_live_log *log)
+/* Entries reserved and not read yet, written or not: what @log holds */
+static inline unsigned long sw_live_log_unread(const struct sw_live_log *log)
 {
-	return (unsigned long)local_read(&log->head) != log->tail;
+	return (unsigned long)local_read(&log->head) - READ_ONCE(log->tail);
 }
 
 /* Done with the entry sw_live_log_peek() gave: its writer may reuse it */

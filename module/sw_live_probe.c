@@ -180,11 +180,12 @@ static void sw_live_head(struct sw_live *live, unsigned int cpu)
 	if (ent) {
 		h->now = ent->ev.now;
 		h->nr = ent->nr;
-		h->backlog = local_read(&log->head) - log->tail;
+		h->backlog = sw_live_log_unread(log);
 		h->counter = ent->counter;
 		h->state = SW_LH_READY;
 	} else {
-		h->state = sw_live_log_writing(log) ? SW_LH_WRITING : SW_LH_EMPTY;
+		/* An entry reserved that sw_live_log_peek() does not give yet */
+		h->state = sw_live_log_unread(log) ? SW_LH_WRITING : SW_LH_EMPTY;
 	}
 }
 
@@ -202,13 +203,10 @@ static void sw_live_heads(struct sw_live *live)
 /* Read every log's backlog again: once a batch, as the others write on */
 static void sw_live_backlogs(struct sw_live *live)
 {
-	const struct sw_live_log *log;
 	unsigned int cpu;
 
-	for_each_possible_cpu(cpu) {
-		log = per_cpu_ptr(live->logs, cpu);
-		live->heads[cpu].backlog = local_read(&log->head) - log->tail;
-	}
+	for_each_possible_cpu(cpu)
+		live->heads[cpu].backlog = sw_live_log_unread(per_cpu_ptr(live->logs, cpu));
 }
 
 /*

@@ -91,16 +91,14 @@ static const struct {
 static void sw_live_show_logs(struct seq_file *s, const struct sw_live *live)
 {
 	const struct sw_live_log *log;
-	unsigned long logged;
 	unsigned int cpu;
 
 	lockdep_assert_held(&sw_live_mutex);
 	seq_printf(s, "running %d\nlog_size %lu\n", live->running, live->log_size);
 	for_each_possible_cpu(cpu) {
 		log = per_cpu_ptr(live->logs, cpu);
-		logged = local_read(&log->head);
-		seq_printf(s, "cpu %u logged %lu unread %lu full %lu lost %lu\n", cpu, logged,
-			   logged - READ_ONCE(log->tail), local_read(&log->full),
+		seq_printf(s, "cpu %u logged %lu unread %lu full %lu lost %lu\n", cpu,
+			   local_read(&log->head), sw_live_log_unread(log), local_read(&log->full),
 			   local_read(&log->lost));
 	}
 }
