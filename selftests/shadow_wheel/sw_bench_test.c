@@ -105,7 +105,7 @@ static void swt_bench_check_ratio(struct __test_metadata *_metadata, const char 
 		TH_LOG("%s", line);
 }
 
-TEST_F(bench, small_run_reports_every_wheel_and_the_kernel)
+TEST_F_TIMEOUT(bench, small_run_reports_every_wheel_and_the_kernel, 120)
 {
 	static const char * const ratios[] = {
 		"seed/classic.next", "seed/classic.next_idle", "seed/classic.tick_p99",
