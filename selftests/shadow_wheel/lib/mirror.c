@@ -3,11 +3,14 @@
  * shadow-wheel selftests: the mirror's files (mirror/ in debugfs) and real
  * kernel timer traffic to feed it: TCP over loopback.
  */
+#define _GNU_SOURCE		/* SCHED_IDLE */
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -246,6 +249,38 @@ int swt_mirror_diff_read(struct swt_mirror_diff *d)
 {
 	memset(d, 0, sizeof(*d));
 	return swt_kv_each("mirror/diff", swt_mirror_diff_line, d);
+}
+
+/*
+ * The mirror's thread (shadow_wheel_mirror) to SCHED_IDLE: under load it
+ * falls behind, and the probes drain their full logs themselves. Its next
+ * start makes a new thread, as it was.
+ */
+int swt_mirror_drainer_idle(void)
+{
+	struct sched_param sp = { 0 };
+	char path[PATH_MAX], comm[32];
+	struct dirent *d;
+	int ret = -ESRCH;
+	DIR *dir;
+	FILE *f;
+
+	dir = opendir("/proc");
+	if (!dir)
+		return -errno;
+	while (ret == -ESRCH && (d = readdir(dir))) {
+		snprintf(path, sizeof(path), "/proc/%s/comm", d->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) && !strcmp(comm, "shadow_wheel_mirror\n"))
+			ret = sched_setscheduler(atoi(d->d_name), SCHED_IDLE, &sp) ? -errno : 0;
+		fclose(f);
+	}
+	closedir(dir);
+	if (ret)
+		swt_set_error("the mirror's thread to SCHED_IDLE: %s", strerror(-ret));
+	return ret;
 }
 
 /* A line of mirror/logs: running, log_size, or a CPU's */

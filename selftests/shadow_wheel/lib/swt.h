@@ -323,6 +323,7 @@ struct swt_mirror_logs {
 };
 
 int swt_mirror_logs_read(struct swt_mirror_logs *lg);
+int swt_mirror_drainer_idle(void);
 
 /* A line of mirror/lateness */
 struct swt_mirror_late {
