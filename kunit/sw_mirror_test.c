@@ -156,6 +156,7 @@ static void sw_mirror_runs_every_kind_at_four_hz(struct kunit *test)
 
 		/* The kernel's HZ, deduplicated with 100, 250, 1000 */
 		KUNIT_EXPECT_EQ(test, t->m.nr_wheels, khz[i] == 300 ? 12U : 9U);
+		KUNIT_EXPECT_EQ(test, sw_mirror_nr_default_wheels(khz[i]), t->m.nr_wheels);
 		for (w = 0; w < t->m.nr_wheels; w++) {
 			struct sw_mirror_wheel *wh = &t->m.wheels[w];
 

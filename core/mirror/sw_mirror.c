@@ -192,6 +192,23 @@ int sw_mirror_init_wheels(struct sw_mirror *m, unsigned int khz, unsigned long n
 }
 
 /**
+ * sw_mirror_nr_default_wheels - how many wheels sw_mirror_init() sets up
+ * @khz:	the kernel's HZ
+ *
+ * Return: 9, seed, mainline and classic at 100, 250 and 1000; 12 when
+ * @khz is none of those. %SW_MIRROR_MAX_WHEELS less that is the room
+ * left for sw_mirror_add_wheel().
+ */
+unsigned int sw_mirror_nr_default_wheels(unsigned int khz)
+{
+	unsigned int nr_hz = 1, i;
+
+	for (i = 0; i < ARRAY_SIZE(sw_mirror_vhz); i++)
+		nr_hz += sw_mirror_vhz[i] != khz;
+	return nr_hz * SW_WHEEL_NR_KINDS;
+}
+
+/**
  * sw_mirror_init - set up a mirror with no records, and the default wheels
  * @m:		the mirror
  * @khz:	the kernel's HZ: 100, 250, 300 or 1000

@@ -581,6 +581,7 @@ int sw_mirror_init(struct sw_mirror *m, unsigned int khz, unsigned long now,
 int sw_mirror_init_wheels(struct sw_mirror *m, unsigned int khz, unsigned long now,
 			  struct sw_mirror_rec **slots, unsigned int nr_slots, bool defaults);
 int sw_mirror_add_wheel(struct sw_mirror *m, const struct sw_geometry *geo);
+unsigned int sw_mirror_nr_default_wheels(unsigned int khz);
 int sw_mirror_wheel_name(const struct sw_geometry *geo, char *buf, size_t size);
 void sw_mirror_add_records(struct sw_mirror *m, struct sw_mirror_rec *recs, unsigned int n);
 void sw_mirror_set_budget(struct sw_mirror *m, unsigned int budget);
