@@ -185,6 +185,24 @@ TEST(unknown_geometry_does_not_load)
 	EXPECT_FALSE(swt_debugfs_present());
 }
 
+/* A bad list of wheels for the mirror: the module does not load */
+TEST(bad_mirror_wheels_do_not_load)
+{
+	int ret;
+
+	if (!swt_module_file_present())
+		SKIP(return, "no module file at %s (SW_MODULE) to load", swt_module_path());
+	ASSERT_EQ(0, swt_unload_any()) TH_LOG("%s", swt_error());
+
+	ret = swt_load("mirror_wheels=seed;bits=9");
+	if (!ret)
+		swt_unload();
+	ASSERT_NE(0, ret) TH_LOG("mirror_wheels=seed;bits=9 loaded");
+	swt_msg("mirror_wheels=seed;bits=9: %s", strerror(-ret));
+	EXPECT_FALSE(swt_module_loaded());
+	EXPECT_FALSE(swt_debugfs_present());
+}
+
 TEST(loads_without_parameters)
 {
 	struct swt_geometry geo;
