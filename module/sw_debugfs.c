@@ -28,6 +28,7 @@ static u64 sw_ticks_to_ms(unsigned long ticks)
 static int sw_geometry_show(struct seq_file *m, void *unused)
 {
 	const struct sw_geometry *geo = sw_cpus_geometry();
+	char spec[SW_SPEC_MAX];
 	unsigned int lvl;
 
 	seq_printf(m, "wheel %s\nhz %u\nlevels %u\nbuckets %u\ncutoff %lu\ncascade %d\n",
@@ -35,6 +36,8 @@ static int sw_geometry_show(struct seq_file *m, void *unused)
 		   geo->lvl_start[geo->depth], geo->cascade);
 	if (!geo->cascade)
 		seq_printf(m, "timeout_max %lu\n", geo->timeout_max);
+	sw_geometry_format(geo, spec, sizeof(spec));
+	seq_printf(m, "spec %s\n", spec);
 	for (lvl = 0; lvl < geo->depth; lvl++) {
 		unsigned long start = geo->lvl_start[lvl], end = geo->lvl_start[lvl + 1] - 1;
 

@@ -108,8 +108,12 @@ struct swt_geo_level {
 	double end_ms;
 };
 
+/* Room for a wheel's canonical spec (SW_SPEC_MAX) */
+#define SWT_SPEC_MAX		64
+
 struct swt_geometry {
 	char wheel[16];
+	char spec[SWT_SPEC_MAX];		/* the canonical spec */
 	unsigned int hz;
 	unsigned int levels;
 	unsigned int buckets;
@@ -266,9 +270,9 @@ bool swt_poll_again(struct swt_poll *poll, u64 j);
  * mirror.c: the mirror's files (docs/ABI/debugfs-shadow-wheel, mirror/)
  * and real kernel timer traffic for it
  */
-/* The most wheels a mirror runs, and the longest name one has (SW_SPEC_MAX) */
+/* The most wheels a mirror runs, and the longest name one has */
 #define SWT_MIRROR_MAX_WHEELS	16
-#define SWT_MIRROR_NAME_MAX	64
+#define SWT_MIRROR_NAME_MAX	SWT_SPEC_MAX
 #define SWT_MIRROR_MAX_LATE	(SWT_MIRROR_MAX_WHEELS * SWT_MAX_LEVELS)
 
 /* mirror/enable: 0 or -errno */
