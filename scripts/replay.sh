@@ -274,7 +274,7 @@ sw_replay_check_ties()
 
 sw_replay_check()
 {
-	local passed=0 failed=0 f plain
+	local passed=0 failed=0 f plain first=
 	local traces=("$@")
 
 	[ ${#traces[@]} -gt 0 ] || mapfile -t traces < <(sw_replay_traces)
@@ -294,6 +294,7 @@ sw_replay_check()
 		sw_replay_check_bad_spec "$plain" "$f"
 		sw_replay_check_exact_next "$plain" "$f"
 		sw_replay_check_ties "$plain" "$f"
+		[ -n "$first" ] || { first=$f; sw_replay_check_pareto "$plain" "$f"; }
 	done
 	sw_replay_check_abi
 	echo "replay: $passed passed, $failed failed"
@@ -693,6 +694,43 @@ sw_replay_pareto()
 	for f in "${traces[@]}"; do
 		sw_replay_pareto_one "$dir" "$f" "$grid"
 	done
+}
+
+# The Pareto step on the trace $1 (named $2), the default grid: the fronts
+# its .dat holds are true ones (sw_replay_pareto_verify, which shares no
+# code with their computation); and the verification tells false fronts
+# apart: the first front without its first row, or with a row off it
+sw_replay_check_pareto()
+{
+	local out rc off row
+
+	sw_replay_pareto_grid >"$work/pareto.grid"
+	"$SW_REPLAY_DIR/sw-replay" --sweep "$work/pareto.grid" --json "$1" >"$work/pareto.json" &&
+		sw_replay_pareto_dat "$work/pareto.json" >"$work/pareto.dat"
+	rc=$?
+	out=$(sw_replay_pareto_verify "$work/pareto.dat") || rc=1
+	sw_replay_result $rc "$2" "pareto: $out"
+	[ $rc -eq 0 ] || return
+
+	awk '{ print } /^# index 1:/ { getline; print; getline }' "$work/pareto.dat" >"$work/pareto.bad"
+	out=$(sw_replay_pareto_verify "$work/pareto.bad")
+	[ $? -eq 1 ] && [[ $out == *"(off the front, not dominated)"* ]]
+	rc=$?
+	out=${out#*FALSE:}
+	sw_replay_result $rc "$2" "pareto: the first front without its first row is told false:${out%%;*}"
+
+	off=$(awk '/^# index [0-9]+:/ { b = $3 + 0 } /^#/ || !NF { next }
+		   !b { row[++n] = $1 } b == 1 { on[$1] = 1 }
+		   END { for (i = 1; i <= n; i++) if (!(row[i] in on)) { print row[i]; exit } }' \
+		"$work/pareto.dat")
+	row=$(awk -v spec="$off" '$1 == spec { print; exit }' "$work/pareto.dat")
+	awk -v row="$row" '{ print } /^# index 1:/ { getline; print; print row }' \
+		"$work/pareto.dat" >"$work/pareto.bad"
+	out=$(sw_replay_pareto_verify "$work/pareto.bad")
+	[ $? -eq 1 ] && [ -n "$off" ] && [[ $out == *"$off(dominated by "* ]]
+	rc=$?
+	out=${out#*FALSE:}
+	sw_replay_result $rc "$2" "pareto: the first front with $off, off it, is told false:${out%%;*}"
 }
 
 make -C "$SW_REPLAY_DIR" sw-replay >/dev/null || sw_die "replay: building tools/sw-replay FAILED"
