@@ -650,26 +650,26 @@ set offsets graph 0.03, graph 0.1, graph 0.05, graph 0.05
 kinds = 'seed mainline classic'
 pts = '9 5 13'
 up = '0.7 -0.7 0.7'
-set title 'timer softirqs against p99 lateness'
-set xlabel 'timer softirqs/s, all CPUs'
-set ylabel 'p99 lateness of the expired timers, ms'
-plot '$dat' index 0 using 4:5 with points pt 7 ps 0.7 lc rgb 'gray60' title 'other geometries', \\
-	'' index 1 using 4:5 with steps lw 2 lc rgb 'black' title 'Pareto front', \\
-	'' index 1 using 4:5 with points pt 6 ps 2.5 lw 1.5 lc rgb 'black' title 'on the front', \\
-	for [i = 1:3] '' index 0 using 4:(strcol(2) eq word(kinds, i) ? \$5 : NaN) \\
-		with points pt (word(pts, i) + 0) ps 1.4 lc i title word(kinds, i) . ' (label: HZ)', \\
-	for [i = 1:3] '' index 0 using 4:(strcol(2) eq word(kinds, i) ? \$5 : NaN):3 \\
-		with labels offset char 1.2, (word(up, i) + 0) left tc lt i notitle
-set title 'idle wakeups against the share of timers run late'
-set xlabel 'idle wakeups/s, all CPUs'
-set ylabel 'expired timers run later than a tenth of their timeout, %'
-plot '$dat' index 0 using 6:7 with points pt 7 ps 0.7 lc rgb 'gray60' title 'other geometries', \\
-	'' index 2 using 6:7 with steps lw 2 lc rgb 'black' title 'Pareto front', \\
-	'' index 2 using 6:7 with points pt 6 ps 2.5 lw 1.5 lc rgb 'black' title 'on the front', \\
-	for [i = 1:3] '' index 0 using 6:(strcol(2) eq word(kinds, i) ? \$7 : NaN) \\
-		with points pt (word(pts, i) + 0) ps 1.4 lc i title word(kinds, i) . ' (label: HZ)', \\
-	for [i = 1:3] '' index 0 using 6:(strcol(2) eq word(kinds, i) ? \$7 : NaN):3 \\
-		with labels offset char 1.2, (word(up, i) + 0) left tc lt i notitle
+array ptitle[2] = ['timer softirqs against p99 lateness', \\
+	'idle wakeups against the share of timers run late']
+array pxlabel[2] = ['timer softirqs/s, all CPUs', 'idle wakeups/s, all CPUs']
+array pylabel[2] = ['p99 lateness of the expired timers, ms', \\
+	'expired timers run later than a tenth of their timeout, %']
+# Panel p: column 2p + 3 against 2p + 2, its front at index p
+do for [p = 1:2] {
+	x = 2 * p + 2
+	y = x + 1
+	set title ptitle[p]
+	set xlabel pxlabel[p]
+	set ylabel pylabel[p]
+	plot '$dat' index 0 using x:y with points pt 7 ps 0.7 lc rgb 'gray60' title 'other geometries', \\
+		'' index p using x:y with steps lw 2 lc rgb 'black' title 'Pareto front', \\
+		'' index p using x:y with points pt 6 ps 2.5 lw 1.5 lc rgb 'black' title 'on the front', \\
+		for [i = 1:3] '' index 0 using x:(strcol(2) eq word(kinds, i) ? column(y) : NaN) \\
+			with points pt (word(pts, i) + 0) ps 1.4 lc i title word(kinds, i) . ' (label: HZ)', \\
+		for [i = 1:3] '' index 0 using x:(strcol(2) eq word(kinds, i) ? column(y) : NaN):3 \\
+			with labels offset char 1.2, (word(up, i) + 0) left tc lt i notitle
+}
 unset multiplot
 PLOTEND
 	out=$(sw_replay_pareto_verify "$dat") || sw_die "replay: $dat: $out"

@@ -196,56 +196,30 @@ TEST_F(load, geometry_matches_tables)
 	}
 }
 
-TEST(unknown_geometry_does_not_load)
+/*
+ * Bad parameters: an unknown geometry, a spec at another HZ than the
+ * kernel's (the shadow wheels tick with jiffies), a bad list of wheels
+ * for the mirror. Each fails the load and leaves nothing behind.
+ */
+TEST(bad_parameters_do_not_load)
 {
+	static const char * const bad[] = { "geometry=foo", "geometry=seed,hz=24",
+					    "mirror_wheels=seed;bits=9" };
+	unsigned int i;
 	int ret;
 
 	if (!swt_module_file_present())
 		SKIP(return, "no module file at %s (SW_MODULE) to load", swt_module_path());
-	ASSERT_EQ(0, swt_unload_any()) TH_LOG("%s", swt_error());
-
-	ret = swt_load("geometry=foo");
-	if (!ret)
-		swt_unload();
-	ASSERT_NE(0, ret) TH_LOG("geometry=foo loaded");
-	swt_msg("geometry=foo: %s", strerror(-ret));
-	EXPECT_FALSE(swt_module_loaded());
-	EXPECT_FALSE(swt_debugfs_present());
-}
-
-/* The shadow wheels tick with jiffies: a spec at another HZ does not load */
-TEST(geometry_at_another_hz_does_not_load)
-{
-	int ret;
-
-	if (!swt_module_file_present())
-		SKIP(return, "no module file at %s (SW_MODULE) to load", swt_module_path());
-	ASSERT_EQ(0, swt_unload_any()) TH_LOG("%s", swt_error());
-
-	ret = swt_load("geometry=seed,hz=24");
-	if (!ret)
-		swt_unload();
-	ASSERT_NE(0, ret) TH_LOG("geometry=seed,hz=24 loaded");
-	EXPECT_FALSE(swt_module_loaded());
-	EXPECT_FALSE(swt_debugfs_present());
-}
-
-/* A bad list of wheels for the mirror: the module does not load */
-TEST(bad_mirror_wheels_do_not_load)
-{
-	int ret;
-
-	if (!swt_module_file_present())
-		SKIP(return, "no module file at %s (SW_MODULE) to load", swt_module_path());
-	ASSERT_EQ(0, swt_unload_any()) TH_LOG("%s", swt_error());
-
-	ret = swt_load("mirror_wheels=seed;bits=9");
-	if (!ret)
-		swt_unload();
-	ASSERT_NE(0, ret) TH_LOG("mirror_wheels=seed;bits=9 loaded");
-	swt_msg("mirror_wheels=seed;bits=9: %s", strerror(-ret));
-	EXPECT_FALSE(swt_module_loaded());
-	EXPECT_FALSE(swt_debugfs_present());
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		ASSERT_EQ(0, swt_unload_any()) TH_LOG("%s", swt_error());
+		ret = swt_load(bad[i]);
+		if (!ret)
+			swt_unload();
+		EXPECT_NE(0, ret) TH_LOG("%s loaded", bad[i]);
+		swt_msg("%s: %s", bad[i], strerror(-ret));
+		EXPECT_FALSE(swt_module_loaded()) TH_LOG("%s", bad[i]);
+		EXPECT_FALSE(swt_debugfs_present()) TH_LOG("%s", bad[i]);
+	}
 }
 
 TEST(loads_without_parameters)
