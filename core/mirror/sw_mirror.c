@@ -407,7 +407,7 @@ static void sw_mirror_release(struct sw_mirror *m, struct sw_mirror_rec *r)
 {
 	sw_mirror_undetach(m, r);
 	sw_mirror_unplace(m, r);
-	sw_sirq_release(r);
+	sw_sirq_release(m, r);
 	hlist_del_init(&r->hash);
 	r->state = SW_REC_FREE;
 	hlist_add_head(&r->hash, &m->free);
@@ -1010,7 +1010,8 @@ void sw_mirror_read_figures(const struct sw_mirror *m, struct sw_mirror_figures 
  *
  * seen = cancelled + expired + pending + dropped; pending is the number
  * of records in use; each wheel holds the timer of every record in use
- * but those its clock ran; the cancels held are records detached.
+ * but those its clock ran; the cancels held are records detached; each
+ * CPU modelled counts the records on its timer list.
  * Walks every record in use: for a read, not for every event.
  *
  * Return: true if they hold.
@@ -1046,6 +1047,18 @@ bool sw_mirror_consistent(const struct sw_mirror *m)
 	}
 	for (i = 0; i < m->nr_wheels; i++) {
 		if (m->wheels[i].base.nr_pending + m->wheels[i].ran_pending != m->pending)
+			return false;
+	}
+	/* A CPU's count of its timers is what its walks are charged */
+	for (i = 0; i < m->nr_cpus; i++) {
+		unsigned long n = 0;
+
+		list_for_each_entry(r, &m->cpus[i].timers, on_cpu) {
+			if (r->state == SW_REC_FREE || r->listed_cpu != i)
+				return false;
+			n++;
+		}
+		if (n != m->cpus[i].nr_timers)
 			return false;
 	}
 	return true;

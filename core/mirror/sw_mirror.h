@@ -122,6 +122,7 @@ enum sw_mirror_state {
  * @reason:	the differential's reason at its last placement
  * @due:	its bucket was due when it was cancelled
  * @cancel_cpu:	the CPU its cancel came from
+ * @listed_cpu:	the CPU whose timer list @on_cpu is on, when on one
  * @on_cpu:	on the timer list of its base's CPU (&sw_mirror_cpu.timers),
  *		when the mirror models the CPUs (sw_mirror_set_cpus())
  * @lvl:	the level each wheel placed it at
@@ -140,6 +141,7 @@ struct sw_mirror_rec {
 	u8			reason;
 	bool			due;
 	unsigned int		cancel_cpu;
+	unsigned int		listed_cpu;
 	struct list_head	on_cpu;
 	u8			lvl[SW_MIRROR_MAX_WHEELS];
 	struct sw_timer		ent[SW_MIRROR_MAX_WHEELS];
@@ -283,6 +285,8 @@ struct sw_sirq_diff {
  * struct sw_mirror_cpu - what the mirror models of one CPU: its timer
  *	bases' next_expiry per wheel, its idleness, its softirqs
  * @timers:	the records of the timers on its bases (&sw_mirror_rec.on_cpu)
+ * @nr_timers:	on @timers: a walk of them is charged to the event's budget
+ *		whole, before it starts
  * @seen:	an event on it came: its ticks are followed from then on;
  *		cleared when its model ran out of an event's budget, and
  *		set again by the next own event whose recompute fits in one
@@ -296,6 +300,7 @@ struct sw_sirq_diff {
  */
 struct sw_mirror_cpu {
 	struct list_head	timers;
+	unsigned long		nr_timers;
 	bool			seen;
 	bool			idle;
 	unsigned long		resets;
@@ -607,6 +612,7 @@ const char *sw_sirq_verdict_name(enum sw_sirq_verdict v);
  * @spurious_paired: of those, paired with a predicted raise
  * @predicted:	the kernel wheel's model's
  * @pending:	of those, not yet matched nor given up on (the last few)
+ * @timers:	the records on its bases, pending or cancelled and undecided
  * @verdict:	per &enum sw_sirq_verdict
  */
 struct sw_sirq_cpu_figures {
@@ -618,6 +624,7 @@ struct sw_sirq_cpu_figures {
 	unsigned long	spurious_paired;
 	unsigned long	predicted;
 	unsigned long	pending;
+	unsigned long	timers;
 	unsigned long	resets;
 	unsigned long	verdict[SW_SIRQ_NR_VERDICTS];
 };
