@@ -163,6 +163,8 @@ int sw_mirror_init_wheels(struct sw_mirror *m, unsigned int khz, unsigned long n
 	if (sw_geometry_init(&geo, SW_WHEEL_MAINLINE, khz))
 		return -EINVAL;
 	memset(m, 0, sizeof(*m));
+	m->hash = m->own_hash;
+	m->hash_bits = SW_MIRROR_HASH_BITS;
 	m->khz = khz;
 	m->budget = SW_MIRROR_BUDGET;
 	m->grace = SW_MIRROR_GRACE;
@@ -306,9 +308,46 @@ void sw_mirror_add_records(struct sw_mirror *m, struct sw_mirror_rec *recs, unsi
 	}
 }
 
+/**
+ * sw_mirror_hash_bits - the size of a table for so many records
+ * @nr_records:	the records the caller gives the mirror
+ *
+ * Return: the bits of a table of at least as many lists as records, and
+ * never fewer than the mirror's own table has (%SW_MIRROR_HASH_BITS).
+ */
+unsigned int sw_mirror_hash_bits(unsigned long nr_records)
+{
+	unsigned int bits = SW_MIRROR_HASH_BITS;
+
+	while (bits < 30 && (1UL << bits) < nr_records)
+		bits++;
+	return bits;
+}
+
+/**
+ * sw_mirror_set_hash - a table of records in use sized to the records
+ * @m:		the mirror, before its first event
+ * @table:	2^@bits lists; the caller keeps it until it stops the mirror
+ * @bits:	sw_mirror_hash_bits() of the records given it, or more
+ *
+ * The mirror's own table has 2^%SW_MIRROR_HASH_BITS lists: with many more
+ * records in use than that, every event's lookup walks a long list of
+ * them. A table with a list per record keeps that to a few, as
+ * alloc_large_system_hash() sizes the kernel's tables to memory.
+ */
+void sw_mirror_set_hash(struct sw_mirror *m, struct hlist_head *table, unsigned int bits)
+{
+	unsigned long i;
+
+	for (i = 0; i < 1UL << bits; i++)
+		INIT_HLIST_HEAD(&table[i]);
+	m->hash = table;
+	m->hash_bits = bits;
+}
+
 static struct hlist_head *sw_mirror_bucket(struct sw_mirror *m, const void *timer)
 {
-	return &m->hash[hash_ptr(timer, SW_MIRROR_HASH_BITS)];
+	return &m->hash[hash_ptr(timer, m->hash_bits)];
 }
 
 /*
@@ -1024,7 +1063,7 @@ bool sw_mirror_consistent(const struct sw_mirror *m)
 
 	if (m->seen != m->cancelled + m->expired + m->pending + m->dropped)
 		return false;
-	for (i = 0; i < ARRAY_SIZE(m->hash); i++) {
+	for (i = 0; i < 1UL << m->hash_bits; i++) {
 		hlist_for_each_entry(r, &m->hash[i], hash) {
 			in_use++;
 			if (r->state == SW_REC_FREE)

@@ -28,6 +28,12 @@
  * runs the events again in batches.
  */
 #define SW_MIRROR_MAX_WHEELS	16
+
+/*
+ * The table of records in use, by timer, the mirror keeps of its own: a
+ * caller with many more records gives it a larger one, sized to them
+ * (sw_mirror_set_hash()), so that a lookup stays a few records long
+ */
 #define SW_MIRROR_HASH_BITS	10
 
 /*
@@ -454,7 +460,9 @@ struct sw_mirror_outcome {
  *		added, in the order they were
  * @started:	an event was handled, or the clocks advanced: no wheel can
  *		be added any more
- * @hash:	records in use, by timer
+ * @hash:	records in use, by timer: @own_hash or the caller's
+ * @hash_bits:	its size, 2^@hash_bits lists
+ * @own_hash:	the table the mirror keeps of its own
  * @free:	records not in use
  * @detached:	records (DUE_)DETACHED, oldest cancel first
  * @slots:	per CPU, the record whose cancel was that CPU's last event
@@ -492,7 +500,9 @@ struct sw_mirror {
 	unsigned int		grace;
 	unsigned long		now;
 	struct sw_mirror_wheel	wheels[SW_MIRROR_MAX_WHEELS];
-	struct hlist_head	hash[1 << SW_MIRROR_HASH_BITS];
+	struct hlist_head	*hash;
+	unsigned int		hash_bits;
+	struct hlist_head	own_hash[1 << SW_MIRROR_HASH_BITS];
 	struct hlist_head	free;
 	struct list_head	detached;
 	struct sw_mirror_rec	**slots;
@@ -588,6 +598,8 @@ int sw_mirror_init_wheels(struct sw_mirror *m, unsigned int khz, unsigned long n
 int sw_mirror_add_wheel(struct sw_mirror *m, const struct sw_geometry *geo);
 int sw_mirror_wheel_name(const struct sw_geometry *geo, char *buf, size_t size);
 void sw_mirror_add_records(struct sw_mirror *m, struct sw_mirror_rec *recs, unsigned int n);
+void sw_mirror_set_hash(struct sw_mirror *m, struct hlist_head *table, unsigned int bits);
+unsigned int sw_mirror_hash_bits(unsigned long nr_records);
 void sw_mirror_set_budget(struct sw_mirror *m, unsigned int budget);
 void sw_mirror_set_cpus(struct sw_mirror *m, struct sw_mirror_cpu *cpus, unsigned int nr_cpus,
 			enum sw_mirror_bases bases);
