@@ -15,6 +15,7 @@ int sw_live_start_records(unsigned long nr_records, bool with_own);
 unsigned long sw_live_drain(void);
 void sw_live_stop(void);
 bool sw_live_running(void);
+unsigned int sw_live_wheels(void);
 int sw_live_load(void);
 void sw_live_exit(void);
 

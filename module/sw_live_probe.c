@@ -711,6 +711,22 @@ bool sw_live_running(void)
 }
 
 /**
+ * sw_live_wheels - the wheels the mirror runs, or ran when it stopped
+ *
+ * Return: sw_mirror_nr_wheels() of the last mirror started, 0 before the
+ * first start.
+ */
+unsigned int sw_live_wheels(void)
+{
+	unsigned int n;
+
+	mutex_lock(&sw_live_mutex);
+	n = sw_live_mirror.m ? sw_mirror_nr_wheels(sw_live_mirror.m) : 0;
+	mutex_unlock(&sw_live_mutex);
+	return n;
+}
+
+/**
  * sw_live_start - start the mirror with mirror_records records
  *
  * Return: as sw_live_start_records().
