@@ -123,7 +123,9 @@ static void sw_mirror_build_wheel(struct sw_mirror *m, const struct sw_geometry 
 	memset(w, 0, sizeof(*w));
 	sw_hz_init(&w->hz, m->khz, geo->hz);
 	sw_hz_rebase(&w->hz, m->now);
-	sw_base_init(&w->base, geo, sw_hz_clock(&w->hz, m->now));
+	w->clock_j = m->now;
+	w->clock_v = sw_hz_clock(&w->hz, m->now);
+	sw_base_init(&w->base, geo, w->clock_v);
 	for (lvl = 0; lvl < SW_MAX_DEPTH; lvl++) {
 		w->lat[lvl].min = LONG_MAX;
 		w->lat[lvl].max = LONG_MIN;
@@ -789,7 +791,7 @@ static bool sw_mirror_catch_up(struct sw_mirror *m, unsigned long j, bool throug
 		struct sw_mirror_wheel *wh = &m->wheels[w];
 
 		sw_hz_rebase(&wh->hz, m->now);
-		if (!sw_mirror_catch_up_wheel(m, wh, sw_hz_clock(&wh->hz, j) + through)) {
+		if (!sw_mirror_catch_up_wheel(m, wh, sw_mirror_clock(wh, j) + through)) {
 			wh->counts.behind++;
 			caught_up = false;
 		}

@@ -367,15 +367,34 @@ struct sw_mirror_wheel_counts {
  * @lat:	lateness of expired timers per level of placement: its tick
  *		minus the kernel's expiry converted to its HZ
  * @counts:	what it counts of itself, the figures of scope "count"
+ * @clock_j:	the jiffy whose tick in @hz was asked for last
+ * @clock_v:	that tick, sw_mirror_clock()
  */
 struct sw_mirror_wheel {
 	struct sw_base			base;
 	struct sw_hz			hz;
+	unsigned long			clock_j;
+	unsigned long			clock_v;
 	unsigned long			busy[SW_MIRROR_BUSY_RING];
 	unsigned long			ran_pending;
 	struct sw_mirror_lateness	lat[SW_MAX_DEPTH];
 	struct sw_mirror_wheel_counts	counts;
 };
+
+/*
+ * The tick of wheel @wh in progress at jiffy @j, sw_hz_clock(): an event
+ * asks for its jiffy's once for the wheels and once for each CPU whose
+ * model it catches up, and the events of a jiffy come together. The last
+ * one is kept; a rebase of @wh->hz changes no tick.
+ */
+static inline unsigned long sw_mirror_clock(struct sw_mirror_wheel *wh, unsigned long j)
+{
+	if (j != wh->clock_j) {
+		wh->clock_j = j;
+		wh->clock_v = sw_hz_clock(&wh->hz, j);
+	}
+	return wh->clock_v;
+}
 
 /**
  * struct sw_mirror_wheel_outcome - one wheel's part of an event's outcome

@@ -385,7 +385,7 @@ static void sw_sirq_start(struct sw_mirror *m, struct sw_mirror_cpu *c, unsigned
 		fit = min(fit, left / c->nr_timers);
 	for (w = 0; w < m->nr_wheels; w++) {
 		struct sw_sirq_wheel *sw = &c->wheel[w];
-		unsigned long v = sw_hz_clock(&m->wheels[w].hz, j);
+		unsigned long v = sw_mirror_clock(&m->wheels[w], j);
 
 		sw->tick = v;
 		sw->ran = v;
@@ -419,7 +419,7 @@ void sw_sirq_catch_up(struct sw_mirror *m, unsigned int cpu, unsigned long j, bo
 		return;
 	}
 	for (w = 0; w < m->nr_wheels; w++) {
-		if (!sw_sirq_ticks(m, c, w, sw_hz_clock(&m->wheels[w].hz, j))) {
+		if (!sw_sirq_ticks(m, c, w, sw_mirror_clock(&m->wheels[w], j))) {
 			sw_sirq_reset(c);
 			return;
 		}
