@@ -297,6 +297,8 @@ struct sw_sirq_diff {
  *		cleared when its model ran out of an event's budget, and
  *		set again by the next own event whose recompute fits in one
  * @idle:	it is idle (IDLE_ENTER seen, IDLE_EXIT not yet)
+ * @caught_j:	while @seen, the jiffy its ticks were last caught up to:
+ *		every wheel's tick is there or beyond
  * @resets:	times its model ran out of an event's budget
  * @diff:	the softirq differential (the kernel wheel's model against
  *		its recorded softirqs)
@@ -309,6 +311,7 @@ struct sw_mirror_cpu {
 	unsigned long		nr_timers;
 	bool			seen;
 	bool			idle;
+	unsigned long		caught_j;
 	unsigned long		resets;
 	struct sw_sirq_diff	diff;
 	struct sw_sirq_wheel	wheel[SW_MIRROR_MAX_WHEELS];

@@ -397,6 +397,7 @@ static void sw_sirq_start(struct sw_mirror *m, struct sw_mirror_cpu *c, unsigned
 			sw_sirq_recalc(m, c, w, SW_SIRQ_ALL, v);
 	}
 	c->seen = true;
+	c->caught_j = j;
 }
 
 /**
@@ -418,12 +419,19 @@ void sw_sirq_catch_up(struct sw_mirror *m, unsigned int cpu, unsigned long j, bo
 		sw_sirq_start(m, c, j);
 		return;
 	}
+	/*
+	 * Up to this jiffy already, as most events of a jiffy find it (an
+	 * event catches up to three CPUs): no tick of any wheel to take
+	 */
+	if (j == c->caught_j)
+		return;
 	for (w = 0; w < m->nr_wheels; w++) {
 		if (!sw_sirq_ticks(m, c, w, sw_mirror_clock(&m->wheels[w], j))) {
 			sw_sirq_reset(c);
 			return;
 		}
 	}
+	c->caught_j = j;
 }
 
 /**
