@@ -172,6 +172,7 @@ int sw_mirror_init_wheels(struct sw_mirror *m, unsigned int khz, unsigned long n
 	m->grace = SW_MIRROR_GRACE;
 	m->cpu_budget = SW_SIRQ_BUDGET;
 	m->now = now;
+	m->caught_j = now;
 	hz[nr_hz++] = khz;
 	for (i = 0; defaults && i < ARRAY_SIZE(sw_mirror_vhz); i++) {
 		if (sw_mirror_vhz[i] != khz)
@@ -787,6 +788,13 @@ static bool sw_mirror_catch_up(struct sw_mirror *m, unsigned long j, bool throug
 	bool caught_up = true;
 	unsigned int w;
 
+	/*
+	 * Every wheel caught up to this jiffy already, as most events of a
+	 * jiffy find them: a wheel's clock never goes back, so there is no
+	 * tick to run (the clocks' rebase changes no tick, and waits)
+	 */
+	if (!through && j == m->caught_j)
+		return true;
 	for (w = 0; w < m->nr_wheels; w++) {
 		struct sw_mirror_wheel *wh = &m->wheels[w];
 
@@ -796,6 +804,8 @@ static bool sw_mirror_catch_up(struct sw_mirror *m, unsigned long j, bool throug
 			caught_up = false;
 		}
 	}
+	if (!through && caught_up)
+		m->caught_j = j;
 	return caught_up;
 }
 

@@ -510,6 +510,7 @@ struct sw_mirror_outcome {
  * @exact_next:	the stale-next_expiry rule off: a delete recomputes the
  *		base's next_expiry (a model the kernel does not follow, for
  *		the test that the differential tells them apart)
+ * @caught_j:	the jiffy every wheel was last caught up to, whole
  * @cpu_events:	events of the CPUs themselves (SW_MC_CPU)
  * @idle_events: of those, idle entries and exits
  */
@@ -545,6 +546,7 @@ struct sw_mirror {
 	unsigned long		cpu_budget;
 	unsigned long		cpu_work;
 	bool			exact_next;
+	unsigned long		caught_j;
 	unsigned long		cpu_events;
 	unsigned long		idle_events;
 };
