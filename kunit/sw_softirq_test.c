@@ -313,6 +313,63 @@ static void sw_softirq_over_budget_resets_the_cpu(struct kunit *test)
 }
 
 /*
+ * A walk of a CPU's timers is charged to the event's budget whole, before
+ * it starts, by the CPU's count of the records on its list (a CPU with
+ * more than the budget gives up at once, not after a budget's worth of
+ * them): the count follows a timer's arm, its move onto another CPU's
+ * base and its end, and a recompute in every wheel fits in a budget of
+ * exactly that many visits, not one fewer
+ */
+static void sw_softirq_budget_charges_the_cpus_timers(struct kunit *test)
+{
+	struct ss *t = ss_new(test, SW_BASES_STD_DEF, false);
+	struct sw_sirq_cpu_figures other;
+	unsigned int fewer;
+	struct ss_fig f;
+
+	ss_start(t, 0, 0, 10, 0);
+	ss_start(t, 1, 0, 20, 0);
+	ss_start(t, 2, 0, 30, 1);
+	KUNIT_EXPECT_EQ(test, ss_read(t, 0).cpu.timers, 2UL);
+	sw_mirror_read_cpu(&t->m, 1, &other);
+	KUNIT_EXPECT_EQ(test, other.timers, 1UL);
+
+	/* Timer 1 requeued onto CPU 1's base, timer 0 run */
+	ss_cancel(t, 1, 1);
+	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_START, 1, 1, 20, 1), SW_MC_MIGRATE);
+	ss_cancel(t, 0, 11);
+	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_EXPIRE, 0, 11, 11, 0), SW_MC_EXPIRE);
+	KUNIT_EXPECT_EQ(test, ss_read(t, 12).cpu.timers, 0UL);
+	sw_mirror_read_cpu(&t->m, 1, &other);
+	KUNIT_EXPECT_EQ(test, other.timers, 2UL);
+
+	/*
+	 * Idle entry recomputes BASE_STD in every wheel, from timer 1 alone:
+	 * the idle entry decided timer 0's cancel first
+	 */
+	for (fewer = 0; fewer < 2; fewer++) {
+		t = ss_stale_first(test);
+		KUNIT_EXPECT_EQ(test, ss_read(t, 2).cpu.timers, 2UL);
+		sw_mirror_set_cpu_budget(&t->m, t->m.nr_wheels - fewer);
+		ss_cpu(t, SW_EV_IDLE_ENTER, 3);
+		f = ss_read(t, 4);
+		KUNIT_EXPECT_EQ(test, f.cpu.timers, 1UL);
+		KUNIT_EXPECT_EQ_MSG(test, f.cpu.resets, (unsigned long)fewer, "%u fewer", fewer);
+		KUNIT_EXPECT_EQ_MSG(test, f.cpu.seen, !fewer, "%u fewer", fewer);
+	}
+
+	/* Reset: followed again by an own event whose recompute fits, not one fewer */
+	ss_cpu(t, SW_EV_IDLE_EXIT, 5);
+	KUNIT_EXPECT_FALSE(test, ss_read(t, 6).cpu.seen);
+	sw_mirror_set_cpu_budget(&t->m, t->m.nr_wheels);
+	ss_cpu(t, SW_EV_IDLE_ENTER, 7);
+	f = ss_read(t, 8);
+	KUNIT_EXPECT_TRUE(test, f.cpu.seen);
+	KUNIT_EXPECT_EQ(test, f.cpu.resets, 1UL);
+	KUNIT_EXPECT_EQ(test, f.cpu.timers, 1UL);
+}
+
+/*
  * The CPU's own events, with or without the CPUs modelled, from a CPU out
  * of range, out of order: class cpu, no timer lost, the books balance
  */
@@ -395,6 +452,7 @@ SW_TEST_SUITE(sw_softirq_suite, "shadow_wheel_softirq",
 	      KUNIT_CASE(sw_softirq_differential_needs_the_stale_rule),
 	      KUNIT_CASE(sw_softirq_coarser_wheel_runs_it_later),
 	      KUNIT_CASE(sw_softirq_over_budget_resets_the_cpu),
+	      KUNIT_CASE(sw_softirq_budget_charges_the_cpus_timers),
 	      KUNIT_CASE(sw_softirq_cpu_events_lose_no_timer));
 
 kunit_test_suites(&sw_softirq_suite);

@@ -661,6 +661,7 @@ static void sw_live_free(struct sw_live *live)
 {
 	kvfree(live->m);
 	kvfree(live->recs);
+	kvfree(live->hash);
 	kfree(live->slots);
 	kvfree(live->top);
 	sw_live_logs_free(live);
@@ -684,6 +685,7 @@ int sw_live_start_records(unsigned long nr_records, bool with_own)
 {
 	struct sw_live *live = &sw_live_mirror, fresh = {}, old;
 	unsigned long log_entries = READ_ONCE(mirror_log);
+	unsigned int hash_bits = sw_mirror_hash_bits(nr_records);
 	struct task_struct *drainer;
 	unsigned int i;
 	int ret;
@@ -706,10 +708,11 @@ int sw_live_start_records(unsigned long nr_records, bool with_own)
 	ret = -ENOMEM;
 	fresh.m = kvzalloc(sizeof(*fresh.m), GFP_KERNEL);
 	fresh.recs = kvcalloc(nr_records, sizeof(*fresh.recs), GFP_KERNEL);
+	fresh.hash = kvmalloc_array(1UL << hash_bits, sizeof(*fresh.hash), GFP_KERNEL);
 	fresh.slots = kcalloc(nr_cpu_ids, sizeof(*fresh.slots), GFP_KERNEL);
 	fresh.cpus = kvcalloc(nr_cpu_ids, sizeof(*fresh.cpus), GFP_KERNEL);
 	fresh.top = kvzalloc(sizeof(*fresh.top), GFP_KERNEL);	/* empty */
-	if (!fresh.m || !fresh.recs || !fresh.slots || !fresh.cpus || !fresh.top)
+	if (!fresh.m || !fresh.recs || !fresh.hash || !fresh.slots || !fresh.cpus || !fresh.top)
 		goto fail;
 	ret = sw_live_logs_init(&fresh, log_entries);
 	if (ret)
@@ -720,6 +723,7 @@ int sw_live_start_records(unsigned long nr_records, bool with_own)
 	if (ret)
 		goto fail;
 	sw_mirror_add_records(fresh.m, fresh.recs, nr_records);
+	sw_mirror_set_hash(fresh.m, fresh.hash, hash_bits);
 	sw_mirror_set_cpus(fresh.m, fresh.cpus, nr_cpu_ids, SW_KERNEL_TIMER_BASES);
 	fresh.nr_recs = nr_records;
 	fresh.with_own = with_own;
@@ -790,6 +794,22 @@ void sw_live_stop(void)
 bool sw_live_running(void)
 {
 	return READ_ONCE(sw_live_mirror.running);
+}
+
+/**
+ * sw_live_nr_wheels - the wheels the mirror runs, or ran when it stopped
+ *
+ * Return: sw_mirror_nr_wheels() of the last mirror started, 0 before the
+ * first start.
+ */
+unsigned int sw_live_nr_wheels(void)
+{
+	unsigned int n;
+
+	mutex_lock(&sw_live_mutex);
+	n = sw_live_mirror.m ? sw_mirror_nr_wheels(sw_live_mirror.m) : 0;
+	mutex_unlock(&sw_live_mutex);
+	return n;
 }
 
 /**

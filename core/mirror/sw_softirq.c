@@ -169,8 +169,11 @@ static void sw_sirq_min(unsigned int b, unsigned long tk, unsigned int mask, uns
  * @next gets the first tick after @t of a timer pending there
  * (__next_timer_interrupt()), and @found the bases that have one; @runs,
  * if not NULL, whether a timer is due in (@from, @t], which a run at @t
- * runs. Each timer visited is charged to the event's budget: false, and
- * nothing to go by, if it ran out.
+ * runs. Each timer on the list is charged to the event's budget, all of
+ * them before the walk: false, and nothing to go by, if that is more than
+ * is left. A CPU with more timers than the budget then costs nothing to
+ * give up on, on each of its events, rather than a walk of the budget's
+ * worth of them.
  */
 static bool sw_sirq_scan(struct sw_mirror *m, const struct sw_mirror_cpu *c, unsigned int w,
 			 unsigned int mask, unsigned long from, unsigned long t,
@@ -183,12 +186,15 @@ static bool sw_sirq_scan(struct sw_mirror *m, const struct sw_mirror_cpu *c, uns
 	*found = 0;
 	if (runs)
 		*runs = false;
+	/* cpu_work never passes cpu_budget */
+	if (c->nr_timers > m->cpu_budget - m->cpu_work) {
+		m->cpu_work = m->cpu_budget;
+		return false;
+	}
+	m->cpu_work += c->nr_timers;
 	list_for_each_entry(r, &c->timers, on_cpu) {
 		unsigned long tk;
 
-		if (m->cpu_work >= m->cpu_budget)
-			return false;
-		m->cpu_work++;
 		if (r->state != SW_REC_PENDING)
 			continue;
 		tk = sw_sirq_tick_of(m, r, w);
@@ -360,6 +366,40 @@ static bool sw_sirq_ticks(struct sw_mirror *m, struct sw_mirror_cpu *c, unsigned
 	return true;
 }
 
+/*
+ * @c followed from its own event at jiffies @j: its bases' next_expiry
+ * computed afresh in every wheel, a walk of its timers in each, if they
+ * all fit in what is left of the event's budget. Their cost is known
+ * before any is done: a CPU with more timers than that is given up on at
+ * once, where the walks that fit would have been done first, only to be
+ * done again. Their next_expiry would mean nothing until a start that
+ * fits computes them all again; the wheels' ticks are set as those walks
+ * would have left them, an expiry's ghost goes by them.
+ */
+static void sw_sirq_start(struct sw_mirror *m, struct sw_mirror_cpu *c, unsigned long j)
+{
+	unsigned long left = m->cpu_budget - m->cpu_work, fit = m->nr_wheels;
+	unsigned int w;
+
+	if (c->nr_timers)
+		fit = min(fit, left / c->nr_timers);
+	for (w = 0; w < m->nr_wheels; w++) {
+		struct sw_sirq_wheel *sw = &c->wheel[w];
+		unsigned long v = sw_mirror_clock(&m->wheels[w], j);
+
+		sw->tick = v;
+		sw->ran = v;
+		if (w == fit) {
+			m->cpu_work = m->cpu_budget;
+			return;
+		}
+		if (fit == m->nr_wheels)
+			sw_sirq_recalc(m, c, w, SW_SIRQ_ALL, v);
+	}
+	c->seen = true;
+	c->caught_j = j;
+}
+
 /**
  * sw_sirq_catch_up - the ticks a CPU took up to jiffies @j
  * @m:		the mirror
@@ -375,22 +415,23 @@ void sw_sirq_catch_up(struct sw_mirror *m, unsigned int cpu, unsigned long j, bo
 
 	if (!c || (!c->seen && !own))
 		return;
+	if (!c->seen) {
+		sw_sirq_start(m, c, j);
+		return;
+	}
+	/*
+	 * Up to this jiffy already, as most events of a jiffy find it (an
+	 * event catches up to three CPUs): no tick of any wheel to take
+	 */
+	if (j == c->caught_j)
+		return;
 	for (w = 0; w < m->nr_wheels; w++) {
-		struct sw_sirq_wheel *sw = &c->wheel[w];
-		unsigned long v = sw_hz_clock(&m->wheels[w].hz, j);
-
-		if (c->seen) {
-			if (sw_sirq_ticks(m, c, w, v))
-				continue;
+		if (!sw_sirq_ticks(m, c, w, sw_mirror_clock(&m->wheels[w], j))) {
 			sw_sirq_reset(c);
 			return;
 		}
-		sw->tick = v;
-		sw->ran = v;
-		if (!sw_sirq_recalc(m, c, w, SW_SIRQ_ALL, v))
-			return;
 	}
-	c->seen = true;
+	c->caught_j = j;
 }
 
 /**
@@ -413,13 +454,15 @@ void sw_sirq_catch_up_all(struct sw_mirror *m, unsigned long j)
  */
 void sw_sirq_enqueue(struct sw_mirror *m, struct sw_mirror_rec *r)
 {
-	struct sw_mirror_cpu *c = sw_sirq_cpu(m, sw_ktimer_cpu(r->tflags));
-	unsigned int b = sw_sirq_base_of(m, r->tflags), w;
+	unsigned int cpu = sw_ktimer_cpu(r->tflags), b = sw_sirq_base_of(m, r->tflags), w;
+	struct sw_mirror_cpu *c = sw_sirq_cpu(m, cpu);
 
-	list_del_init(&r->on_cpu);
+	sw_sirq_release(m, r);
 	if (!c)
 		return;
 	list_add_tail(&r->on_cpu, &c->timers);
+	r->listed_cpu = cpu;
+	c->nr_timers++;
 	for (w = 0; w < m->nr_wheels; w++) {
 		struct sw_sirq_wheel *sw = &c->wheel[w];
 		unsigned long t = sw_sirq_tick_of(m, r, w);
@@ -459,11 +502,15 @@ void sw_sirq_delete(struct sw_mirror *m, struct sw_mirror_rec *r)
 
 /**
  * sw_sirq_release - @r's lifetime ended: off its CPU's list
+ * @m:		the mirror
  * @r:		the record
  */
-void sw_sirq_release(struct sw_mirror_rec *r)
+void sw_sirq_release(struct sw_mirror *m, struct sw_mirror_rec *r)
 {
+	if (list_empty(&r->on_cpu))
+		return;
 	list_del_init(&r->on_cpu);
+	m->cpus[r->listed_cpu].nr_timers--;
 }
 
 /**
@@ -670,6 +717,7 @@ void sw_mirror_read_cpu(const struct sw_mirror *m, unsigned int cpu,
 	fig->spurious_paired = c->diff.spurious_paired;
 	fig->predicted = c->diff.predicted;
 	fig->pending = c->diff.nr_pred;
+	fig->timers = c->nr_timers;
 	fig->resets = c->resets;
 	memcpy(fig->verdict, c->diff.verdict, sizeof(fig->verdict));
 }

@@ -40,63 +40,20 @@
  *		number of seconds
  * @v0:		the same instant in virtual ticks: INITIAL_JIFFIES at @vhz
  *		plus as many seconds
+ * @max_delta:	sw_hz_max_delta(), worked out once: a division
  */
 struct sw_hz {
 	unsigned int	khz;
 	unsigned int	vhz;
 	unsigned long	j0;
 	unsigned long	v0;
+	unsigned long	max_delta;
 };
 
 /* The kernel's INITIAL_JIFFIES at @hz: five minutes before 32 bits wrap */
 static inline unsigned long sw_hz_initial_jiffies(unsigned int hz)
 {
 	return (unsigned long)(unsigned int)(-300 * (int)hz);
-}
-
-/* Start at the origin of both clocks: boot */
-static inline void sw_hz_init(struct sw_hz *h, unsigned int khz, unsigned int vhz)
-{
-	h->khz = khz;
-	h->vhz = vhz;
-	h->j0 = sw_hz_initial_jiffies(khz);
-	h->v0 = sw_hz_initial_jiffies(vhz);
-}
-
-/*
- * (long)(@j - @h->j0) as whole seconds (floor, may be negative) and the
- * jiffies left over, 0 .. khz - 1
- */
-static inline long sw_hz_split(const struct sw_hz *h, unsigned long j, unsigned long *rem)
-{
-	long d = (long)(j - h->j0);
-	long sec = d / (long)h->khz;
-	long r = d % (long)h->khz;
-
-	if (r < 0) {
-		r += h->khz;
-		sec--;
-	}
-	*rem = r;
-	return sec;
-}
-
-/* The virtual tick in progress at jiffy @j: floor */
-static inline unsigned long sw_hz_clock(const struct sw_hz *h, unsigned long j)
-{
-	unsigned long rem;
-	long sec = sw_hz_split(h, j, &rem);
-
-	return h->v0 + (unsigned long)sec * h->vhz + rem * h->vhz / h->khz;
-}
-
-/* The first virtual tick that does not begin before jiffy @expires: ceil */
-static inline unsigned long sw_hz_expiry(const struct sw_hz *h, unsigned long expires)
-{
-	unsigned long rem;
-	long sec = sw_hz_split(h, expires, &rem);
-
-	return h->v0 + (unsigned long)sec * h->vhz + (rem * h->vhz + h->khz - 1) / h->khz;
 }
 
 /*
@@ -107,9 +64,65 @@ static inline unsigned long sw_hz_expiry(const struct sw_hz *h, unsigned long ex
  */
 static inline unsigned long sw_hz_max_delta(const struct sw_hz *h)
 {
-	unsigned int most = h->vhz > h->khz ? h->vhz : h->khz;
+	return h->max_delta;
+}
 
-	return (LONG_MAX >> 1) / most * h->khz;
+/* Start at the origin of both clocks: boot */
+static inline void sw_hz_init(struct sw_hz *h, unsigned int khz, unsigned int vhz)
+{
+	h->khz = khz;
+	h->vhz = vhz;
+	h->j0 = sw_hz_initial_jiffies(khz);
+	h->v0 = sw_hz_initial_jiffies(vhz);
+	h->max_delta = (LONG_MAX >> 1) / (vhz > khz ? vhz : khz) * khz;
+}
+
+/*
+ * (long)(@j - @h->j0) as whole seconds (floor, may be negative) and the
+ * jiffies left over, 0 .. khz - 1. The mirror rebases on every event, so
+ * its clocks are mostly within the second after the origin: no division.
+ */
+static inline long sw_hz_split(const struct sw_hz *h, unsigned long j, unsigned long *rem)
+{
+	long d = (long)(j - h->j0);
+	long sec, r;
+
+	if ((unsigned long)d < h->khz) {
+		*rem = d;
+		return 0;
+	}
+	sec = d / (long)h->khz;
+	r = d % (long)h->khz;
+	if (r < 0) {
+		r += h->khz;
+		sec--;
+	}
+	*rem = r;
+	return sec;
+}
+
+/* The virtual tick in progress at jiffy @j: floor; at the same HZ, the same tick */
+static inline unsigned long sw_hz_clock(const struct sw_hz *h, unsigned long j)
+{
+	unsigned long rem;
+	long sec;
+
+	if (h->vhz == h->khz)
+		return h->v0 + (j - h->j0);
+	sec = sw_hz_split(h, j, &rem);
+	return h->v0 + (unsigned long)sec * h->vhz + rem * h->vhz / h->khz;
+}
+
+/* The first virtual tick that does not begin before jiffy @expires: ceil */
+static inline unsigned long sw_hz_expiry(const struct sw_hz *h, unsigned long expires)
+{
+	unsigned long rem;
+	long sec;
+
+	if (h->vhz == h->khz)
+		return h->v0 + (expires - h->j0);
+	sec = sw_hz_split(h, expires, &rem);
+	return h->v0 + (unsigned long)sec * h->vhz + (rem * h->vhz + h->khz - 1) / h->khz;
 }
 
 /* sw_hz_expiry() of an expiry seen at jiffy @now, clamped as above */

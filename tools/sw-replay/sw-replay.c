@@ -220,6 +220,7 @@ struct sw_replay {
 	struct sw_mirror	*m;
 	unsigned int		nr_wheels;
 	struct sw_mirror_rec	*recs;
+	struct hlist_head	*hash;		/* the records' table, a list per record */
 	struct sw_mirror_rec	**slots;
 	struct sw_mirror_cpu	*cpus;
 	unsigned int		nr_cpus;
@@ -355,7 +356,7 @@ static void sw_derive_now(struct sw_replay *rp)
 
 static void sw_replay_setup(struct sw_replay *rp)
 {
-	unsigned int nr_cpus = 0, g;
+	unsigned int nr_cpus = 0, g, hash_bits;
 	size_t i;
 
 	nr_cpus = rp->in.t.nr_cpus;
@@ -386,6 +387,9 @@ static void sw_replay_setup(struct sw_replay *rp)
 	sw_mirror_set_exact_next(rp->m, rp->in.exact_next);
 	/* Every timer has a record, and no wheel is ever left behind */
 	sw_mirror_add_records(rp->m, rp->recs, rp->in.timers.nr);
+	hash_bits = sw_mirror_hash_bits(rp->in.timers.nr);
+	rp->hash = xcalloc(1UL << hash_bits, sizeof(*rp->hash));
+	sw_mirror_set_hash(rp->m, rp->hash, hash_bits);
 	sw_mirror_set_budget(rp->m, UINT_MAX);
 	sw_mirror_set_cpu_budget(rp->m, ULONG_MAX);
 	rp->nr_wheels = sw_mirror_nr_wheels(rp->m);
@@ -415,6 +419,7 @@ static void sw_replay_teardown(struct sw_replay *rp)
 	free(rp->m);
 	free(rp->slots);
 	free(rp->recs);
+	free(rp->hash);
 	free(rp->top);
 	free(rp->fn_of);
 	free(rp->cpus);
