@@ -279,6 +279,39 @@ static void sw_softirq_differential_needs_the_stale_rule(struct kunit *test)
 }
 
 /*
+ * A trace's run that ran no timer is known only to have come between the
+ * events around it: jiffies +11 to +13 here. It takes the stale raise at
+ * +11, and leaves the one at +13 to the run that ran timer 1 there, rather
+ * than taking both and leaving that run unpredicted.
+ */
+static void sw_softirq_run_between_events(struct kunit *test)
+{
+	struct ss *t = ss_new(test, SW_BASES_STD_DEF, false);
+	struct sw_mirror_event ev = {
+		.type = SW_EV_SOFTIRQ_ENTRY,
+		.now = SS_T0 + 13,
+		.expires = SS_T0 + 11,
+		.have = SW_EVF_EARLIEST,
+	};
+	struct ss_fig f;
+
+	ss_start(t, 0, 0, 10, 0);
+	ss_start(t, 1, 0, 12, 0);
+	ss_cancel(t, 0, 2);
+	KUNIT_EXPECT_EQ(test, sw_mirror_handle_event(&t->m, &ev, NULL), SW_MC_CPU);
+	ss_cpu(t, SW_EV_SOFTIRQ_EXIT, 13);
+	ss_cpu(t, SW_EV_SOFTIRQ_ENTRY, 13);
+	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_CANCEL, 1, 13, 0, 0), SW_MC_CANCEL);
+	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_EXPIRE, 1, 13, 13, 0), SW_MC_EXPIRE);
+	ss_cpu(t, SW_EV_SOFTIRQ_EXIT, 13);
+	f = ss_read(t, 20);
+	KUNIT_EXPECT_EQ(test, f.cpu.recorded, 2UL);
+	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_AGREE], 2UL);
+	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_COALESCED], 0UL);
+	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_UNPREDICTED], 0UL);
+}
+
+/*
  * The model's work for one event is bounded: a budget too small for a
  * recompute (a walk of the CPU's timers in each wheel) resets the CPU's
  * model. The softirq it runs while its model cannot be started again is
@@ -393,6 +426,7 @@ SW_TEST_SUITE(sw_softirq_suite, "shadow_wheel_softirq",
 	      KUNIT_CASE(sw_softirq_612_runs_only_the_due_base),
 	      KUNIT_CASE(sw_softirq_612_idle_recomputes_both),
 	      KUNIT_CASE(sw_softirq_differential_needs_the_stale_rule),
+	      KUNIT_CASE(sw_softirq_run_between_events),
 	      KUNIT_CASE(sw_softirq_coarser_wheel_runs_it_later),
 	      KUNIT_CASE(sw_softirq_over_budget_resets_the_cpu),
 	      KUNIT_CASE(sw_softirq_cpu_events_lose_no_timer));

@@ -54,6 +54,7 @@ enum sw_mirror_ev_type {
 #define SW_EVF_IDX	0x1U	/* @tflags holds the kernel's bucket index (START) */
 #define SW_EVF_BUCKET	0x2U	/* @bucket_expiry of a START is known (6.12) */
 #define SW_EVF_EXPIRES	0x4U	/* @expires of an EXPIRE is timer->expires */
+#define SW_EVF_EARLIEST	0x8U	/* @expires of a SOFTIRQ_ENTRY: the earliest jiffies it ran at */
 
 /**
  * struct sw_mirror_event - one event of the kernel's timer tracepoints
@@ -62,7 +63,9 @@ enum sw_mirror_ev_type {
  * @cpu:	the CPU the probe ran on
  * @now:	jiffies when it ran
  * @expires:	START: the expiry (6.1's argument, 6.12's timer->expires);
- *		EXPIRE: timer->expires if %SW_EVF_EXPIRES
+ *		EXPIRE: timer->expires if %SW_EVF_EXPIRES; SOFTIRQ_ENTRY: if
+ *		%SW_EVF_EARLIEST, the earliest jiffies it can have run at,
+ *		@now the latest (a trace's softirq_entry carries no jiffies)
  * @bucket_expiry: START: the tick the kernel will run it at, if
  *		%SW_EVF_BUCKET (6.12's timer_start)
  * @baseclk:	EXPIRE: the tick the kernel's base ran it at

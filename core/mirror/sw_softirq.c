@@ -44,15 +44,19 @@
  * at jiffy j takes the predictions up to j: the one at j agrees; failing
  * that, the latest one ran late (the softirq went to ksoftirqd, or waited
  * for interrupts to come back on); the others were raised again while a
- * raise was pending (coalesced). A prediction that no run took within
- * %SW_SIRQ_WINDOW ticks was missed; on an idle 6.12 CPU whose only due base
- * was BASE_GLOBAL it was the timer migration hierarchy's (tmigr): another
- * CPU ran those timers. A recorded run nothing predicted ran a timer from
- * before the trace (history, whose base the model could not know), or on
- * 6.12 another CPU's global timers (tmigr, tmigr_handle_remote()), or came
- * while the model had the CPU idle (idle_tick: the tick was not stopped,
- * tick_nohz_idle_stop_tick() keeps it when the next event is a tick away or
- * RCU needs the CPU); else it is unpredicted.
+ * raise was pending (coalesced). A trace's run that ran no timer is known
+ * only to lie between the events around it, jiffies lo to j: it takes the
+ * predictions up to lo, failing those the first one up to j, which
+ * agrees; a later one is the next run's. A prediction that no run took
+ * within %SW_SIRQ_WINDOW ticks was missed; on an idle 6.12 CPU whose only
+ * due base was BASE_GLOBAL it was the timer migration hierarchy's
+ * (tmigr): another CPU ran those timers. A recorded run nothing predicted
+ * ran a timer from before the trace (history, whose base the model could
+ * not know), or on 6.12 another CPU's global timers (tmigr,
+ * tmigr_handle_remote()), or came while the model had the CPU idle
+ * (idle_tick: the tick was not stopped, tick_nohz_idle_stop_tick() keeps
+ * it when the next event is a tick away or RCU needs the CPU); else it is
+ * unpredicted.
  */
 #include <linux/bitops.h>
 #include <linux/kernel.h>
@@ -286,11 +290,28 @@ static void sw_sirq_unmatched(struct sw_sirq_diff *d, const struct sw_sirq_pred 
 	d->verdict[tmigr ? SW_SIRQ_TMIGR : SW_SIRQ_MISSED]++;
 }
 
-/* Drop the oldest @n predictions */
-static void sw_sirq_drop(struct sw_sirq_diff *d, unsigned int n)
+/* Drop @n predictions from the @at-th on */
+static void sw_sirq_drop(struct sw_sirq_diff *d, unsigned int at, unsigned int n)
 {
-	memmove(d->pred, d->pred + n, (d->nr_pred - n) * sizeof(*d->pred));
+	memmove(d->pred + at, d->pred + at + n, (d->nr_pred - at - n) * sizeof(*d->pred));
 	d->nr_pred -= n;
+}
+
+/*
+ * The run in progress takes the @n predictions from the @at-th on: the
+ * last is its raise, verdict @v, the others were raised again while it was
+ * pending; all of them, if the run had its raise already
+ */
+static void sw_sirq_take(struct sw_sirq_diff *d, unsigned int at, unsigned int n,
+			 enum sw_sirq_verdict v)
+{
+	unsigned int i;
+
+	for (i = 0; i + 1 < n; i++)
+		d->verdict[SW_SIRQ_COALESCED]++;
+	d->verdict[d->run_matched ? SW_SIRQ_COALESCED : v]++;
+	d->run_matched = true;
+	sw_sirq_drop(d, at, n);
 }
 
 static void sw_sirq_predict(struct sw_sirq_diff *d, unsigned long tick, unsigned int why)
@@ -298,7 +319,7 @@ static void sw_sirq_predict(struct sw_sirq_diff *d, unsigned long tick, unsigned
 	d->predicted++;
 	if (d->nr_pred == SW_SIRQ_WINDOW) {
 		sw_sirq_unmatched(d, &d->pred[0]);
-		sw_sirq_drop(d, 1);
+		sw_sirq_drop(d, 0, 1);
 	}
 	d->pred[d->nr_pred++] = (struct sw_sirq_pred){ .tick = tick, .why = why };
 }
@@ -515,11 +536,15 @@ void sw_sirq_expiry(struct sw_mirror *m, const struct sw_mirror_event *ev,
 		c->diff.run_remote++;
 }
 
-/* A softirq_entry at jiffies @j: take the predictions up to @j */
-static void sw_sirq_run_begin(struct sw_mirror_cpu *c, unsigned long j)
+/*
+ * A softirq_entry at jiffies @lo to @j (a trace's run that ran no timer is
+ * known only to have come between the events around it): it takes the
+ * predictions up to @lo, failing those the first one up to @j.
+ */
+static void sw_sirq_run_begin(struct sw_mirror_cpu *c, unsigned long lo, unsigned long j)
 {
 	struct sw_sirq_diff *d = &c->diff;
-	unsigned int n = 0, i;
+	unsigned int n = 0, k;
 
 	d->recorded++;
 	d->in_run = true;
@@ -532,18 +557,18 @@ static void sw_sirq_run_begin(struct sw_mirror_cpu *c, unsigned long j)
 	if (d->run_unmodelled)
 		return;
 	/* Too old to be this run's */
-	while (n < d->nr_pred && sw_time_before(d->pred[n].tick, j - SW_SIRQ_WINDOW))
+	while (n < d->nr_pred && sw_time_before(d->pred[n].tick, lo - SW_SIRQ_WINDOW))
 		sw_sirq_unmatched(d, &d->pred[n++]);
-	sw_sirq_drop(d, n);
-	for (n = 0; n < d->nr_pred && !sw_time_after(d->pred[n].tick, j); n++)
+	sw_sirq_drop(d, 0, n);
+	n = 0;
+	for (k = n; k < d->nr_pred && !sw_time_after(d->pred[k].tick, lo); k++)
 		;
-	d->run_matched = n;
-	if (!n)
-		return;
-	for (i = 0; i + 1 < n; i++)
-		d->verdict[SW_SIRQ_COALESCED]++;
-	d->verdict[d->pred[n - 1].tick == j ? SW_SIRQ_AGREE : SW_SIRQ_LATE]++;
-	sw_sirq_drop(d, n);
+	if (k == n && k < d->nr_pred && !sw_time_after(d->pred[k].tick, j))
+		k++;
+	/* Raised at a tick it can have run at, or before */
+	if (k > n)
+		sw_sirq_take(d, n, k - n, sw_time_before(d->pred[k - 1].tick, lo) ?
+			     SW_SIRQ_LATE : SW_SIRQ_AGREE);
 }
 
 /* Its softirq_exit: a run nothing predicted is told by what it ran */
@@ -611,7 +636,7 @@ void sw_sirq_cpu_event(struct sw_mirror *m, const struct sw_mirror_event *ev)
 	case SW_EV_SOFTIRQ_ENTRY:
 		/* An exit lost before it: the run ended */
 		sw_sirq_run_end(c);
-		sw_sirq_run_begin(c, ev->now);
+		sw_sirq_run_begin(c, ev->have & SW_EVF_EARLIEST ? ev->expires : ev->now, ev->now);
 		break;
 	case SW_EV_SOFTIRQ_EXIT:
 		sw_sirq_run_end(c);
