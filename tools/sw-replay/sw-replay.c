@@ -309,15 +309,33 @@ static void sw_replay_evidence(struct sw_replay *rp, size_t ti, const struct sw_
 	rp->base_of[ti] = base + 1;
 }
 
+/* Whether the timer softirq whose softirq_entry is the @i-th event ran a timer */
+static bool sw_run_expires(const struct sw_replay_trace *t, size_t i)
+{
+	size_t k;
+
+	for (k = i + 1; k < t->nr; k++) {
+		if (t->evs[k].cpu != t->evs[i].cpu)
+			continue;
+		if (t->evs[k].type == SW_RE_EXPIRE)
+			return true;
+		if (t->evs[k].type == SW_RE_SOFTIRQ_ENTRY || t->evs[k].type == SW_RE_SOFTIRQ_EXIT)
+			return false;
+	}
+	return false;
+}
+
 /*
  * The jiffies of each event: its own, or for a cancel or a CPU's own event
  * (softirq, idle) the next event's. A timer softirq that ran a timer gets
  * the jiffies of its first expire_entry, exactly; one that ran none gets
- * those of whatever event comes next, no earlier than its own: under an
- * emulated CPU the trace clock does not place it in a jiffy any better,
- * ticks come late and jiffies advances by several at once. An idle entry
- * takes the jiffies of the event before it instead: a CPU goes idle when
- * it has nothing left to do, and the next event may come long after.
+ * those of whatever event comes next, no earlier than its own, and as the
+ * earliest it can have run at (%SW_RE_EARLIEST) those of the event before
+ * it: under an emulated CPU the trace clock does not place it in a jiffy
+ * any better, ticks come late and jiffies advances by several at once. An
+ * idle entry takes the jiffies of the event before it instead: a CPU goes
+ * idle when it has nothing left to do, and the next event may come long
+ * after.
  */
 static void sw_derive_now(struct sw_replay *rp)
 {
@@ -336,6 +354,10 @@ static void sw_derive_now(struct sw_replay *rp)
 		} else if (ev->type == SW_RE_IDLE_ENTER && rp->in.first_now) {
 			ev->now = last;
 			ev->have |= SW_RE_NOW;
+		} else if (ev->type == SW_RE_SOFTIRQ_ENTRY && rp->in.first_now &&
+			   !sw_run_expires(t, i)) {
+			ev->expires = last;
+			ev->have |= SW_RE_EARLIEST;
 		}
 	}
 	rp->in.last_now = last;
@@ -450,7 +472,8 @@ static void sw_replay_run(struct sw_replay *rp)
 			.expires = re->expires,
 			.tflags = re->flags,
 			.have = (re->have & SW_RE_FLAGS ? SW_EVF_IDX : 0) |
-				(re->have & SW_RE_BUCKET ? SW_EVF_BUCKET : 0),
+				(re->have & SW_RE_BUCKET ? SW_EVF_BUCKET : 0) |
+				(re->have & SW_RE_EARLIEST ? SW_EVF_EARLIEST : 0),
 		};
 
 		if (re->type > SW_RE_EXPIRE) {
