@@ -312,6 +312,31 @@ static void sw_softirq_run_between_events(struct kunit *test)
 }
 
 /*
+ * A tick that came late: the raise predicted at +11 runs at +20, more than
+ * %SW_SIRQ_WINDOW ticks on, its timer's baseclk +11 (__run_timers() caught
+ * the base's clock up). The run takes that raise, late; a stale raise
+ * before that baseclk (timer 0 deleted, +6) was still missed.
+ */
+static void sw_softirq_late_tick_runs_the_old_raise(struct kunit *test)
+{
+	struct ss *t = ss_new(test, SW_BASES_STD_DEF, false);
+	struct ss_fig f;
+
+	ss_start(t, 0, 0, 5, 0);
+	ss_start(t, 1, 0, 10, 0);
+	ss_cancel(t, 0, 2);
+	ss_cpu(t, SW_EV_SOFTIRQ_ENTRY, 20);
+	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_CANCEL, 1, 20, 0, 0), SW_MC_CANCEL);
+	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_EXPIRE, 1, 20, 11, 0), SW_MC_EXPIRE);
+	ss_cpu(t, SW_EV_SOFTIRQ_EXIT, 20);
+	f = ss_read(t, 30);
+	KUNIT_EXPECT_EQ(test, f.cpu.predicted, 2UL);
+	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_LATE], 1UL);
+	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_MISSED], 1UL);
+	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_UNPREDICTED], 0UL);
+}
+
+/*
  * The model's work for one event is bounded: a budget too small for a
  * recompute (a walk of the CPU's timers in each wheel) resets the CPU's
  * model. The softirq it runs while its model cannot be started again is
@@ -427,6 +452,7 @@ SW_TEST_SUITE(sw_softirq_suite, "shadow_wheel_softirq",
 	      KUNIT_CASE(sw_softirq_612_idle_recomputes_both),
 	      KUNIT_CASE(sw_softirq_differential_needs_the_stale_rule),
 	      KUNIT_CASE(sw_softirq_run_between_events),
+	      KUNIT_CASE(sw_softirq_late_tick_runs_the_old_raise),
 	      KUNIT_CASE(sw_softirq_coarser_wheel_runs_it_later),
 	      KUNIT_CASE(sw_softirq_over_budget_resets_the_cpu),
 	      KUNIT_CASE(sw_softirq_cpu_events_lose_no_timer));

@@ -264,6 +264,10 @@ struct sw_sirq_pred {
  * @run_remote:	of those, of timers on another CPU's base
  * @run_idle:	the CPU was idle, as modelled, when it began
  * @run_unmodelled: the CPU's model was reset when it began (over budget)
+ * @run_old:	predictions too old for the run when it began, held at the
+ *		front of @pred for its first expire_entry: if that ran a
+ *		timer due by then (baseclk), the run is theirs, raised by a
+ *		tick that came late; else they were missed
  */
 struct sw_sirq_diff {
 	unsigned long		recorded;
@@ -280,6 +284,7 @@ struct sw_sirq_diff {
 	unsigned int		run_remote;
 	bool			run_idle;
 	bool			run_unmodelled;
+	unsigned int		run_old;
 };
 
 /**

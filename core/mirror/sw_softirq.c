@@ -43,20 +43,24 @@
  * softirq_entry events of TIMER_SOFTIRQ the CPU recorded. A recorded run
  * at jiffy j takes the predictions up to j: the one at j agrees; failing
  * that, the latest one ran late (the softirq went to ksoftirqd, or waited
- * for interrupts to come back on); the others were raised again while a
- * raise was pending (coalesced). A trace's run that ran no timer is known
- * only to lie between the events around it, jiffies lo to j: it takes the
- * predictions up to lo, failing those the first one up to j, which
- * agrees; a later one is the next run's. A prediction that no run took
- * within %SW_SIRQ_WINDOW ticks was missed; on an idle 6.12 CPU whose only
- * due base was BASE_GLOBAL it was the timer migration hierarchy's
- * (tmigr): another CPU ran those timers. A recorded run nothing predicted
- * ran a timer from before the trace (history, whose base the model could
- * not know), or on 6.12 another CPU's global timers (tmigr,
- * tmigr_handle_remote()), or came while the model had the CPU idle
- * (idle_tick: the tick was not stopped, tick_nohz_idle_stop_tick() keeps
- * it when the next event is a tick away or RCU needs the CPU); else it is
- * unpredicted.
+ * for interrupts to come back on, or the CPU's tick itself came late);
+ * the others were raised again while a raise was pending (coalesced). A
+ * trace's run that ran no timer is known only to lie between the events
+ * around it, jiffies lo to j: it takes the predictions up to lo, failing
+ * those the first one up to j, which agrees; a later one is the next
+ * run's. A prediction that no run took within %SW_SIRQ_WINDOW ticks was
+ * missed, unless the next run's first timer was due by then (its baseclk,
+ * the base's clock __run_timers() had caught up from): under emulation a
+ * CPU's tick comes many ticks late, jiffies having advanced by several
+ * at once (tick_do_update_jiffies64()), and that run is the raise, late.
+ * A missed one on an idle 6.12 CPU whose only due base was BASE_GLOBAL
+ * was the timer migration hierarchy's (tmigr): another CPU ran those
+ * timers. A recorded run nothing predicted ran a timer from before the
+ * trace (history, whose base the model could not know), or on 6.12
+ * another CPU's global timers (tmigr, tmigr_handle_remote()), or came
+ * while the model had the CPU idle (idle_tick: the tick was not stopped,
+ * tick_nohz_idle_stop_tick() keeps it when the next event is a tick away
+ * or RCU needs the CPU); else it is unpredicted.
  */
 #include <linux/bitops.h>
 #include <linux/kernel.h>
@@ -314,12 +318,47 @@ static void sw_sirq_take(struct sw_sirq_diff *d, unsigned int at, unsigned int n
 	sw_sirq_drop(d, at, n);
 }
 
+/*
+ * The first expire_entry of a run that came more than %SW_SIRQ_WINDOW
+ * ticks after predictions it did not take: a timer due at @baseclk, the
+ * tick its base's clock had when it ran it. The CPU's tick came late (an
+ * emulated CPU that did not run; jiffies had advanced by several ticks,
+ * tick_do_update_jiffies64()) and __run_timers() caught the base's clock
+ * up from there: the predictions from @baseclk on were this run's raise,
+ * late; the older ones were missed.
+ */
+static void sw_sirq_late_tick(struct sw_sirq_diff *d, unsigned long baseclk)
+{
+	unsigned int n = 0;
+
+	while (n < d->run_old && sw_time_before(d->pred[n].tick, baseclk))
+		sw_sirq_unmatched(d, &d->pred[n++]);
+	sw_sirq_drop(d, 0, n);
+	d->run_old -= n;
+	if (d->run_old)
+		sw_sirq_take(d, 0, d->run_old, SW_SIRQ_LATE);
+	d->run_old = 0;
+}
+
+/* The held predictions no expire_entry of the run took: missed */
+static void sw_sirq_run_old(struct sw_sirq_diff *d)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->run_old; i++)
+		sw_sirq_unmatched(d, &d->pred[i]);
+	sw_sirq_drop(d, 0, d->run_old);
+	d->run_old = 0;
+}
+
 static void sw_sirq_predict(struct sw_sirq_diff *d, unsigned long tick, unsigned int why)
 {
 	d->predicted++;
 	if (d->nr_pred == SW_SIRQ_WINDOW) {
 		sw_sirq_unmatched(d, &d->pred[0]);
 		sw_sirq_drop(d, 0, 1);
+		if (d->run_old)
+			d->run_old--;
 	}
 	d->pred[d->nr_pred++] = (struct sw_sirq_pred){ .tick = tick, .why = why };
 }
@@ -529,7 +568,8 @@ void sw_sirq_expiry(struct sw_mirror *m, const struct sw_mirror_event *ev,
 
 	if (!c || !c->diff.in_run)
 		return;
-	c->diff.run_expiries++;
+	if (!c->diff.run_expiries++ && c->diff.run_old)
+		sw_sirq_late_tick(&c->diff, ev->baseclk);
 	if (!r)
 		c->diff.run_history++;
 	else if (sw_ktimer_cpu(r->tflags) != ev->cpu)
@@ -539,7 +579,9 @@ void sw_sirq_expiry(struct sw_mirror *m, const struct sw_mirror_event *ev,
 /*
  * A softirq_entry at jiffies @lo to @j (a trace's run that ran no timer is
  * known only to have come between the events around it): it takes the
- * predictions up to @lo, failing those the first one up to @j.
+ * predictions up to @lo, failing those the first one up to @j. The ones
+ * more than %SW_SIRQ_WINDOW ticks before @lo are held for its first
+ * expire_entry (sw_sirq_late_tick()).
  */
 static void sw_sirq_run_begin(struct sw_mirror_cpu *c, unsigned long lo, unsigned long j)
 {
@@ -553,14 +595,13 @@ static void sw_sirq_run_begin(struct sw_mirror_cpu *c, unsigned long lo, unsigne
 	d->run_remote = 0;
 	d->run_idle = c->idle;
 	d->run_matched = false;
+	d->run_old = 0;
 	d->run_unmodelled = !c->seen;
 	if (d->run_unmodelled)
 		return;
-	/* Too old to be this run's */
 	while (n < d->nr_pred && sw_time_before(d->pred[n].tick, lo - SW_SIRQ_WINDOW))
-		sw_sirq_unmatched(d, &d->pred[n++]);
-	sw_sirq_drop(d, 0, n);
-	n = 0;
+		n++;
+	d->run_old = n;
 	for (k = n; k < d->nr_pred && !sw_time_after(d->pred[k].tick, lo); k++)
 		;
 	if (k == n && k < d->nr_pred && !sw_time_after(d->pred[k].tick, j))
@@ -579,6 +620,7 @@ static void sw_sirq_run_end(struct sw_mirror_cpu *c)
 	if (!d->in_run)
 		return;
 	d->in_run = false;
+	sw_sirq_run_old(d);
 	if (!d->run_expiries) {
 		d->recorded_spurious++;
 		d->spurious_paired += d->run_matched;
