@@ -25,8 +25,9 @@
  * timer_cancel carries no jiffies: a cancel takes those of the next event
  * in the trace that carries them (any CPU), or of the last one before it
  * at the end of the trace; so do a CPU's own events (its timer softirq,
- * its idle). Each CPU's timer softirqs are predicted from its
- * bases' next_expiry (core/mirror/sw_softirq.c) and, where the trace
+ * its idle; an idle entry or exit, those of the event before it). Each
+ * CPU's timer softirqs are predicted from its bases' next_expiry
+ * (core/mirror/sw_softirq.c) and, where the trace
  * recorded them, compared with the recorded ones; where it did not, the
  * replay says so. --exact-next turns the model's stale-next_expiry rule
  * off, a model the differential must reject.
@@ -335,7 +336,12 @@ static bool sw_run_expires(const struct sw_replay_trace *t, size_t i)
  * any better, ticks come late and jiffies advances by several at once. An
  * idle entry takes the jiffies of the event before it instead: a CPU goes
  * idle when it has nothing left to do, and the next event may come long
- * after.
+ * after. So does an idle exit: the interrupt that woke the CPU brought
+ * jiffies up to date (tick_nohz_restart_sched_tick() calls
+ * tick_do_update_jiffies64() before timer_clear_idle()), and its tick
+ * restarts at the next tick (tick_nohz_restart()), whose softirq may come
+ * before any event that carries jiffies; with the next event's, the CPU
+ * would seem to have been idle for that tick.
  */
 static void sw_derive_now(struct sw_replay *rp)
 {
@@ -351,7 +357,8 @@ static void sw_derive_now(struct sw_replay *rp)
 			last = ev->now;
 			if (!rp->in.first_now)
 				rp->in.first_now = last;
-		} else if (ev->type == SW_RE_IDLE_ENTER && rp->in.first_now) {
+		} else if ((ev->type == SW_RE_IDLE_ENTER || ev->type == SW_RE_IDLE_EXIT) &&
+			   rp->in.first_now) {
 			ev->now = last;
 			ev->have |= SW_RE_NOW;
 		} else if (ev->type == SW_RE_SOFTIRQ_ENTRY && rp->in.first_now &&
