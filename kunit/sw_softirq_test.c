@@ -183,6 +183,36 @@ static void sw_softirq_idle_entry_recomputes(struct kunit *test)
 }
 
 /*
+ * 6.1's cpu_idle comes on every pass of the idle loop, the tick stopped or
+ * kept: tick_nohz_next_event() keeps it without a recompute while RCU
+ * needs the CPU. An idle period that ends within %SW_SIRQ_WINDOW ticks
+ * leaves the stale next_expiry, and its raise at +11. 6.12's idle entry is
+ * timer_base_idle, the tick stopped: recomputed, no raise at +11.
+ */
+static void sw_softirq_61_short_idle_may_keep_the_tick(struct kunit *test)
+{
+	static const struct {
+		enum sw_mirror_bases	bases;
+		unsigned long		softirqs, spurious;
+	} cases[] = {
+		{ SW_BASES_STD_DEF, 2, 1 },
+		{ SW_BASES_LOCAL_GLOBAL_DEF, 1, 0 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct ss *t = ss_new(test, cases[i].bases, false);
+
+		ss_start(t, 0, 0, 10, 0);
+		ss_start(t, 1, 0, 20, 0);
+		ss_cancel(t, 0, 2);
+		ss_cpu(t, SW_EV_IDLE_ENTER, 8);
+		ss_cpu(t, SW_EV_IDLE_EXIT, 9);
+		ss_expect(t, 30, cases[i].softirqs, cases[i].spurious, 0);
+	}
+}
+
+/*
  * BASE_DEF is not recomputed on the way to idle, and never wakes the CPU:
  * a deferrable timer, stale or not, rides along with the next wakeup
  */
@@ -447,6 +477,7 @@ SW_TEST_SUITE(sw_softirq_suite, "shadow_wheel_softirq",
 	      KUNIT_CASE(sw_softirq_delete_leaves_it_stale),
 	      KUNIT_CASE(sw_softirq_run_recomputes),
 	      KUNIT_CASE(sw_softirq_idle_entry_recomputes),
+	      KUNIT_CASE(sw_softirq_61_short_idle_may_keep_the_tick),
 	      KUNIT_CASE(sw_softirq_deferrable_rides_along),
 	      KUNIT_CASE(sw_softirq_612_runs_only_the_due_base),
 	      KUNIT_CASE(sw_softirq_612_idle_recomputes_both),

@@ -295,6 +295,9 @@ struct sw_sirq_diff {
  *		cleared when its model ran out of an event's budget, and
  *		set again by the next own event whose recompute fits in one
  * @idle:	it is idle (IDLE_ENTER seen, IDLE_EXIT not yet)
+ * @idle_unsure: 6.1: idle since @idle_at, its tick perhaps kept and its
+ *		bases not recomputed (sw_softirq.c)
+ * @idle_at:	jiffies of that idle entry
  * @resets:	times its model ran out of an event's budget
  * @diff:	the softirq differential (the kernel wheel's model against
  *		its recorded softirqs)
@@ -306,6 +309,8 @@ struct sw_mirror_cpu {
 	struct list_head	timers;
 	bool			seen;
 	bool			idle;
+	bool			idle_unsure;
+	unsigned long		idle_at;
 	unsigned long		resets;
 	struct sw_sirq_diff	diff;
 	struct sw_sirq_wheel	wheel[SW_MIRROR_MAX_WHEELS];

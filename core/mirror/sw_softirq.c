@@ -29,6 +29,18 @@
  * runs in the same softirq (deferrable timers ride along; they never wake
  * a CPU).
  *
+ * 6.12 traces the tick's stop (timer_base_idle), but 6.1's idle events are
+ * cpu_idle's, traced on every pass of the idle loop whether the tick was
+ * stopped or kept: tick_nohz_next_event() keeps it, and does not call
+ * get_next_timer_interrupt(), so recomputes nothing, while
+ * rcu_needs_cpu() (RCU callbacks queued on the CPU), irq_work or a
+ * pending timer softirq need the CPU. A kept tick ends the idle period on
+ * the next tick (default_idle_call() returns on each interrupt). So on
+ * 6.1 an idle CPU's tick is taken as kept, the CPU ticking as if awake
+ * and its bases as they were, until it has stayed idle for more than
+ * %SW_SIRQ_WINDOW ticks (under emulation a tick comes that late): then the
+ * tick was stopped, and the recompute done at the idle entry.
+ *
  * The mirror keeps this per CPU for each of its wheels (struct
  * sw_mirror_cpu, from the caller): a timer is on the bases of the CPU its
  * flags name, the base its flags choose, at the tick the wheel placed it
@@ -404,9 +416,13 @@ static bool sw_sirq_ticks(struct sw_mirror *m, struct sw_mirror_cpu *c, unsigned
 	struct sw_sirq_wheel *sw = &c->wheel[w];
 	unsigned long t = 0;
 
-	/* Awake, it ticks every tick; idle, for its next non-deferrable expiry */
+	/*
+	 * Awake, or idle with the tick kept, it ticks every tick; idle, for
+	 * its next non-deferrable expiry
+	 */
 	while (sw_time_before(sw->tick, v) &&
-	       sw_sirq_first(sw, c->idle ? SW_SIRQ_NONDEF : SW_SIRQ_ALL, &t)) {
+	       sw_sirq_first(sw, c->idle && !c->idle_unsure ? SW_SIRQ_NONDEF : SW_SIRQ_ALL,
+			     &t)) {
 		if (!sw_time_after(t, sw->tick))
 			t = sw->tick + 1;
 		if (sw_time_after(t, v))
@@ -419,6 +435,8 @@ static bool sw_sirq_ticks(struct sw_mirror *m, struct sw_mirror_cpu *c, unsigned
 		sw->tick = v;
 	return true;
 }
+
+static bool sw_sirq_idle_recalc(struct sw_mirror *m, struct sw_mirror_cpu *c);
 
 /**
  * sw_sirq_catch_up - the ticks a CPU took up to jiffies @j
@@ -435,6 +453,12 @@ void sw_sirq_catch_up(struct sw_mirror *m, unsigned int cpu, unsigned long j, bo
 
 	if (!c || (!c->seen && !own))
 		return;
+	/* 6.1: idle past the ticks a kept tick can be late by, its tick was stopped */
+	if (c->seen && c->idle_unsure && sw_time_after(j, c->idle_at + SW_SIRQ_WINDOW)) {
+		c->idle_unsure = false;
+		if (!sw_sirq_idle_recalc(m, c))
+			return;
+	}
 	for (w = 0; w < m->nr_wheels; w++) {
 		struct sw_sirq_wheel *sw = &c->wheel[w];
 		unsigned long v = sw_hz_clock(&m->wheels[w].hz, j);
@@ -642,22 +666,38 @@ static void sw_sirq_run_end(struct sw_mirror_cpu *c)
 /*
  * Idle entry: 6.1's get_next_timer_interrupt(), 6.12's
  * next_timer_interrupt(): the non-deferrable bases marked for
- * recalculation are recomputed
+ * recalculation are recomputed; false if over budget
  */
-static void sw_sirq_idle(struct sw_mirror *m, struct sw_mirror_cpu *c)
+static bool sw_sirq_idle_recalc(struct sw_mirror *m, struct sw_mirror_cpu *c)
 {
 	unsigned int w, mask;
 
-	c->idle = true;
-	if (!c->seen)
-		return;
 	for (w = 0; w < m->nr_wheels; w++) {
 		mask = c->wheel[w].stale & SW_SIRQ_NONDEF;
 		if (mask && !sw_sirq_recalc(m, c, w, mask, c->wheel[w].tick)) {
 			sw_sirq_reset(c);
-			return;
+			return false;
 		}
 	}
+	return true;
+}
+
+/*
+ * Idle entry at jiffies @j: on 6.12 the tick stopped and the bases were
+ * recomputed; on 6.1 that is known only once the CPU stays idle (see the
+ * top of the file), its tick kept until then
+ */
+static void sw_sirq_idle(struct sw_mirror *m, struct sw_mirror_cpu *c, unsigned long j)
+{
+	c->idle = true;
+	if (!c->seen)
+		return;
+	if (m->bases == SW_BASES_STD_DEF) {
+		c->idle_unsure = true;
+		c->idle_at = j;
+		return;
+	}
+	sw_sirq_idle_recalc(m, c);
 }
 
 /**
@@ -684,10 +724,11 @@ void sw_sirq_cpu_event(struct sw_mirror *m, const struct sw_mirror_event *ev)
 		sw_sirq_run_end(c);
 		break;
 	case SW_EV_IDLE_ENTER:
-		sw_sirq_idle(m, c);
+		sw_sirq_idle(m, c, ev->now);
 		break;
 	default:
 		c->idle = false;
+		c->idle_unsure = false;
 		break;
 	}
 }
