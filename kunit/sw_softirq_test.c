@@ -344,8 +344,11 @@ static void sw_softirq_run_between_events(struct kunit *test)
 /*
  * A tick that came late: the raise predicted at +11 runs at +20, more than
  * %SW_SIRQ_WINDOW ticks on, its timer's baseclk +11 (__run_timers() caught
- * the base's clock up). The run takes that raise, late; a stale raise
- * before that baseclk (timer 0 deleted, +6) was still missed.
+ * the base's clock up). The run takes that raise, late; the stale raise
+ * at +6 before it (timer 0 deleted), which no run took either, was a tick
+ * that did not come: coalesced. A run whose first timer is due after all
+ * the raises it held (timer 2 at +33, the stale raise at +23) leaves them
+ * missed.
  */
 static void sw_softirq_late_tick_runs_the_old_raise(struct kunit *test)
 {
@@ -359,11 +362,25 @@ static void sw_softirq_late_tick_runs_the_old_raise(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_CANCEL, 1, 20, 0, 0), SW_MC_CANCEL);
 	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_EXPIRE, 1, 20, 11, 0), SW_MC_EXPIRE);
 	ss_cpu(t, SW_EV_SOFTIRQ_EXIT, 20);
-	f = ss_read(t, 30);
+	f = ss_read(t, 21);
 	KUNIT_EXPECT_EQ(test, f.cpu.predicted, 2UL);
 	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_LATE], 1UL);
-	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_MISSED], 1UL);
+	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_COALESCED], 1UL);
+	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_MISSED], 0UL);
 	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_UNPREDICTED], 0UL);
+
+	/* Stale raise at +23 (timer 3 deleted), then timer 2's run at +35 */
+	ss_start(t, 2, 21, 32, 0);
+	ss_start(t, 3, 21, 22, 0);
+	ss_cancel(t, 3, 21);
+	ss_cpu(t, SW_EV_SOFTIRQ_ENTRY, 35);
+	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_CANCEL, 2, 35, 0, 0), SW_MC_CANCEL);
+	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_EXPIRE, 2, 35, 33, 0), SW_MC_EXPIRE);
+	ss_cpu(t, SW_EV_SOFTIRQ_EXIT, 35);
+	f = ss_read(t, 36);
+	KUNIT_EXPECT_EQ(test, f.cpu.predicted, 4UL);
+	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_LATE], 2UL);
+	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_MISSED], 1UL);
 }
 
 /*

@@ -64,7 +64,8 @@
  * missed, unless the next run's first timer was due by then (its baseclk,
  * the base's clock __run_timers() had caught up from): under emulation a
  * CPU's tick comes many ticks late, jiffies having advanced by several
- * at once (tick_do_update_jiffies64()), and that run is the raise, late.
+ * at once (tick_do_update_jiffies64()), and that run is the raise, late,
+ * the ones before it coalesced into it.
  * A missed one on an idle 6.12 CPU whose only due base was BASE_GLOBAL
  * was the timer migration hierarchy's (tmigr): another CPU ran those
  * timers. A recorded run nothing predicted ran a timer from before the
@@ -336,19 +337,16 @@ static void sw_sirq_take(struct sw_sirq_diff *d, unsigned int at, unsigned int n
  * tick its base's clock had when it ran it. The CPU's tick came late (an
  * emulated CPU that did not run; jiffies had advanced by several ticks,
  * tick_do_update_jiffies64()) and __run_timers() caught the base's clock
- * up from there: the predictions from @baseclk on were this run's raise,
- * late; the older ones were missed.
+ * up from there: if a prediction held was at @baseclk or after, the run
+ * was that raise, late, and the older ones, which no run took in between,
+ * were raised by ticks that did not come either: coalesced into it. If
+ * all were before @baseclk, they were missed (sw_sirq_run_old()).
  */
 static void sw_sirq_late_tick(struct sw_sirq_diff *d, unsigned long baseclk)
 {
-	unsigned int n = 0;
-
-	while (n < d->run_old && sw_time_before(d->pred[n].tick, baseclk))
-		sw_sirq_unmatched(d, &d->pred[n++]);
-	sw_sirq_drop(d, 0, n);
-	d->run_old -= n;
-	if (d->run_old)
-		sw_sirq_take(d, 0, d->run_old, SW_SIRQ_LATE);
+	if (!d->run_old || sw_time_before(d->pred[d->run_old - 1].tick, baseclk))
+		return;
+	sw_sirq_take(d, 0, d->run_old, SW_SIRQ_LATE);
 	d->run_old = 0;
 }
 
