@@ -342,6 +342,34 @@ static void sw_softirq_run_between_events(struct kunit *test)
 }
 
 /*
+ * A second run at the jiffies of the one before, that runs nothing:
+ * TIMER_SOFTIRQ raised again while the first was pending or running, run
+ * again (handle_softirqs()'s restart, ksoftirqd) with nothing left. A run
+ * that runs nothing at a later jiffy, nothing predicted, stays
+ * unpredicted.
+ */
+static void sw_softirq_rerun_at_the_same_jiffies(struct kunit *test)
+{
+	struct ss *t = ss_new(test, SW_BASES_STD_DEF, false);
+	struct ss_fig f;
+
+	ss_start(t, 0, 0, 10, 0);
+	ss_cpu(t, SW_EV_SOFTIRQ_ENTRY, 11);
+	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_CANCEL, 0, 11, 0, 0), SW_MC_CANCEL);
+	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_EXPIRE, 0, 11, 11, 0), SW_MC_EXPIRE);
+	ss_cpu(t, SW_EV_SOFTIRQ_EXIT, 11);
+	ss_cpu(t, SW_EV_SOFTIRQ_ENTRY, 11);
+	ss_cpu(t, SW_EV_SOFTIRQ_EXIT, 11);
+	ss_cpu(t, SW_EV_SOFTIRQ_ENTRY, 15);
+	ss_cpu(t, SW_EV_SOFTIRQ_EXIT, 15);
+	f = ss_read(t, 20);
+	KUNIT_EXPECT_EQ(test, f.cpu.recorded, 3UL);
+	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_AGREE], 1UL);
+	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_RERUN], 1UL);
+	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_UNPREDICTED], 1UL);
+}
+
+/*
  * A tick that came late: the raise predicted at +11 runs at +20, more than
  * %SW_SIRQ_WINDOW ticks on, its timer's baseclk +11 (__run_timers() caught
  * the base's clock up). The run takes that raise, late; the stale raise
@@ -501,6 +529,7 @@ SW_TEST_SUITE(sw_softirq_suite, "shadow_wheel_softirq",
 	      KUNIT_CASE(sw_softirq_differential_needs_the_stale_rule),
 	      KUNIT_CASE(sw_softirq_run_between_events),
 	      KUNIT_CASE(sw_softirq_late_tick_runs_the_old_raise),
+	      KUNIT_CASE(sw_softirq_rerun_at_the_same_jiffies),
 	      KUNIT_CASE(sw_softirq_coarser_wheel_runs_it_later),
 	      KUNIT_CASE(sw_softirq_over_budget_resets_the_cpu),
 	      KUNIT_CASE(sw_softirq_cpu_events_lose_no_timer));

@@ -218,6 +218,7 @@ struct sw_sirq_wheel {
 	SW_EM(SW_SIRQ_HISTORY, "history")	/* ran a timer from before the trace */ \
 	SW_EM(SW_SIRQ_TMIGR, "tmigr")		/* 6.12: global timers taken over */ \
 	SW_EM(SW_SIRQ_IDLE_TICK, "idle_tick")	/* the tick kept running in idle */ \
+	SW_EM(SW_SIRQ_RERUN, "rerun")		/* raised again while a run was on */ \
 	SW_EM(SW_SIRQ_UNMODELLED, "unmodelled")	/* its CPU's model was over budget */ \
 	SW_EM(SW_SIRQ_UNPREDICTED, "unpredicted") /* recorded, unexplained */	\
 	SW_EM_LAST(SW_SIRQ_MISSED, "missed")	/* predicted, unexplained */)
@@ -264,6 +265,12 @@ struct sw_sirq_pred {
  * @run_remote:	of those, of timers on another CPU's base
  * @run_idle:	the CPU was idle, as modelled, when it began
  * @run_unmodelled: the CPU's model was reset when it began (over budget)
+ * @run_rerun:	it began at the jiffies its CPU's previous run ended at or
+ *		before: if it runs no timer, TIMER_SOFTIRQ was raised
+ *		again while that run was pending or running
+ * @last_j:	jiffies of the CPU's previous run (the latest it can have
+ *		come at), if @have_last
+ * @have_last:	a run came before
  * @run_old:	predictions too old for the run when it began, held at the
  *		front of @pred for its first expire_entry: if that ran a
  *		timer due by then (baseclk), the run is theirs, raised by a
@@ -284,6 +291,9 @@ struct sw_sirq_diff {
 	unsigned int		run_remote;
 	bool			run_idle;
 	bool			run_unmodelled;
+	bool			run_rerun;
+	bool			have_last;
+	unsigned long		last_j;
 	unsigned int		run_old;
 };
 

@@ -70,10 +70,16 @@
  * was the timer migration hierarchy's (tmigr): another CPU ran those
  * timers. A recorded run nothing predicted ran a timer from before the
  * trace (history, whose base the model could not know), or on 6.12
- * another CPU's global timers (tmigr, tmigr_handle_remote()), or came
- * while the model had the CPU idle (idle_tick: the tick was not stopped,
- * tick_nohz_idle_stop_tick() keeps it when the next event is a tick away
- * or RCU needs the CPU); else it is unpredicted.
+ * another CPU's global timers (tmigr, tmigr_handle_remote()), or ran
+ * none and came at the jiffies of the CPU's previous run (rerun:
+ * TIMER_SOFTIRQ raised again while that run was pending or running, and
+ * run again by handle_softirqs()'s restart or by ksoftirqd, the bases
+ * recomputed by then; under emulation a late tick's successor comes
+ * early, tick_sched_timer() forwarding it to the next period, and can
+ * land inside the run), or came while the model had the CPU idle
+ * (idle_tick: the tick was not stopped, tick_nohz_idle_stop_tick() keeps
+ * it when the next event is a tick away or RCU needs the CPU); else it is
+ * unpredicted.
  */
 #include <linux/bitops.h>
 #include <linux/kernel.h>
@@ -618,6 +624,9 @@ static void sw_sirq_run_begin(struct sw_mirror_cpu *c, unsigned long lo, unsigne
 	d->run_idle = c->idle;
 	d->run_matched = false;
 	d->run_old = 0;
+	d->run_rerun = d->have_last && !sw_time_after(lo, d->last_j);
+	d->have_last = true;
+	d->last_j = j;
 	d->run_unmodelled = !c->seen;
 	if (d->run_unmodelled)
 		return;
@@ -655,6 +664,8 @@ static void sw_sirq_run_end(struct sw_mirror_cpu *c)
 		d->verdict[SW_SIRQ_HISTORY]++;
 	else if (d->run_remote)
 		d->verdict[SW_SIRQ_TMIGR]++;
+	else if (d->run_rerun && !d->run_expiries)
+		d->verdict[SW_SIRQ_RERUN]++;
 	else if (d->run_idle)
 		d->verdict[SW_SIRQ_IDLE_TICK]++;
 	else

@@ -766,8 +766,9 @@ static void sw_replay_check_softirq(struct sw_replay *rp, const struct sw_mirror
 	       v[SW_SIRQ_AGREE], v[SW_SIRQ_LATE],
 	       rep->fig.softirq_paired_permille / 10, rep->fig.softirq_paired_permille % 10,
 	       rep->fig.softirq_agreement_permille / 10, rep->fig.softirq_agreement_permille % 10);
-	printf(" coalesced %lu history %lu tmigr %lu idle_tick %lu;",
-	       v[SW_SIRQ_COALESCED], v[SW_SIRQ_HISTORY], v[SW_SIRQ_TMIGR], v[SW_SIRQ_IDLE_TICK]);
+	printf(" coalesced %lu history %lu tmigr %lu rerun %lu idle_tick %lu;",
+	       v[SW_SIRQ_COALESCED], v[SW_SIRQ_HISTORY], v[SW_SIRQ_TMIGR], v[SW_SIRQ_RERUN],
+	       v[SW_SIRQ_IDLE_TICK]);
 	printf(" unexplained: unpredicted %lu missed %lu\n", v[SW_SIRQ_UNPREDICTED],
 	       v[SW_SIRQ_MISSED]);
 	sp = rep->fig.softirq_spurious_paired;
