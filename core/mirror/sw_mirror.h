@@ -60,6 +60,7 @@ enum sw_mirror_ev_type {
 #define SW_EVF_IDX	0x1U	/* @tflags holds the kernel's bucket index (START) */
 #define SW_EVF_BUCKET	0x2U	/* @bucket_expiry of a START is known (6.12) */
 #define SW_EVF_EXPIRES	0x4U	/* @expires of an EXPIRE is timer->expires */
+#define SW_EVF_EARLIEST	0x8U	/* @expires of a SOFTIRQ_ENTRY: the earliest jiffies it ran at */
 
 /**
  * struct sw_mirror_event - one event of the kernel's timer tracepoints
@@ -68,7 +69,9 @@ enum sw_mirror_ev_type {
  * @cpu:	the CPU the probe ran on
  * @now:	jiffies when it ran
  * @expires:	START: the expiry (6.1's argument, 6.12's timer->expires);
- *		EXPIRE: timer->expires if %SW_EVF_EXPIRES
+ *		EXPIRE: timer->expires if %SW_EVF_EXPIRES; SOFTIRQ_ENTRY: if
+ *		%SW_EVF_EARLIEST, the earliest jiffies it can have run at,
+ *		@now the latest (a trace's softirq_entry carries no jiffies)
  * @bucket_expiry: START: the tick the kernel will run it at, if
  *		%SW_EVF_BUCKET (6.12's timer_start)
  * @baseclk:	EXPIRE: the tick the kernel's base ran it at
@@ -223,6 +226,7 @@ struct sw_sirq_wheel {
 	SW_EM(SW_SIRQ_HISTORY, "history")	/* ran a timer from before the trace */ \
 	SW_EM(SW_SIRQ_TMIGR, "tmigr")		/* 6.12: global timers taken over */ \
 	SW_EM(SW_SIRQ_IDLE_TICK, "idle_tick")	/* the tick kept running in idle */ \
+	SW_EM(SW_SIRQ_RERUN, "rerun")		/* raised again while a run was on */ \
 	SW_EM(SW_SIRQ_UNMODELLED, "unmodelled")	/* its CPU's model was over budget */ \
 	SW_EM(SW_SIRQ_UNPREDICTED, "unpredicted") /* recorded, unexplained */	\
 	SW_EM_LAST(SW_SIRQ_MISSED, "missed")	/* predicted, unexplained */)
@@ -269,6 +273,16 @@ struct sw_sirq_pred {
  * @run_remote:	of those, of timers on another CPU's base
  * @run_idle:	the CPU was idle, as modelled, when it began
  * @run_unmodelled: the CPU's model was reset when it began (over budget)
+ * @run_rerun:	it began at the jiffies its CPU's previous run ended at or
+ *		before: if it runs no timer, TIMER_SOFTIRQ was raised
+ *		again while that run was pending or running
+ * @last_j:	jiffies of the CPU's previous run (the latest it can have
+ *		come at), if @have_last
+ * @have_last:	a run came before
+ * @run_old:	predictions too old for the run when it began, held at the
+ *		front of @pred for its first expire_entry: if that ran a
+ *		timer due by then (baseclk), the run is theirs, raised by a
+ *		tick that came late; else they were missed
  */
 struct sw_sirq_diff {
 	unsigned long		recorded;
@@ -285,6 +299,10 @@ struct sw_sirq_diff {
 	unsigned int		run_remote;
 	bool			run_idle;
 	bool			run_unmodelled;
+	bool			run_rerun;
+	bool			have_last;
+	unsigned long		last_j;
+	unsigned int		run_old;
 };
 
 /**
@@ -299,6 +317,9 @@ struct sw_sirq_diff {
  * @idle:	it is idle (IDLE_ENTER seen, IDLE_EXIT not yet)
  * @caught_j:	while @seen, the jiffy its ticks were last caught up to:
  *		every wheel's tick is there or beyond
+ * @idle_unsure: 6.1: idle since @idle_at, its tick perhaps kept and its
+ *		bases not recomputed (sw_softirq.c)
+ * @idle_at:	jiffies of that idle entry
  * @resets:	times its model ran out of an event's budget
  * @diff:	the softirq differential (the kernel wheel's model against
  *		its recorded softirqs)
@@ -312,6 +333,8 @@ struct sw_mirror_cpu {
 	bool			seen;
 	bool			idle;
 	unsigned long		caught_j;
+	bool			idle_unsure;
+	unsigned long		idle_at;
 	unsigned long		resets;
 	struct sw_sirq_diff	diff;
 	struct sw_sirq_wheel	wheel[SW_MIRROR_MAX_WHEELS];
