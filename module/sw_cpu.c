@@ -71,7 +71,9 @@ enum { SW_WAKE_WHEEL, SW_WAKE_CANCELS, SW_WAKE_NR };
  *					only, the lower-numbered CPU's lock
  *					first (spin_lock_nested())
  *         the hrtimer_cpu_base lock	hrtimer_start(), _try_to_cancel()
- *         the kernel's timer_base lock	add_timer_on() of @kick
+ *         the kernel's timer_base lock	add_timer_on() of @kick, and
+ *					mod_timer() or add_timer_on() of
+ *					@poll (sw_cpu_poll_arm())
  *           sw_live_lock		(sw_live_probe.c) the mirror's
  *					timer_start probe, if it runs and
  *					finds its log full
@@ -215,6 +217,26 @@ static void sw_cpu_kick_for(struct sw_cpu *c, struct sw_shadow *shadow)
 	}
 }
 
+/*
+ * The poll runs the tasklet on every tick @c's CPU is awake, for its
+ * deferrable timers, while the wheel has timers pending; with none it is
+ * off, so an empty shadow wheel raises no timer softirq of the kernel's
+ * (the mirror counts those). Armed with the lock held, where it is not
+ * pending: on @c's CPU by mod_timer() (it is pinned), from another by
+ * add_timer_on(); the poll re-arms itself under the lock too.
+ */
+static void sw_cpu_poll_arm(struct sw_cpu *c)
+{
+	if (!c->online || !c->stats.pending || timer_pending(&c->poll))
+		return;
+	if (c->cpu == smp_processor_id()) {
+		mod_timer(&c->poll, jiffies + 1);
+	} else {
+		c->poll.expires = jiffies + 1;
+		add_timer_on(&c->poll, c->cpu);
+	}
+}
+
 /* Put @shadow into @c's wheel @delta ticks from now; called with the lock held */
 static void sw_cpu_enqueue(struct sw_cpu *c, struct sw_shadow *shadow, unsigned long delta)
 {
@@ -251,6 +273,7 @@ int sw_cpu_arm(unsigned int cpu, struct sw_shadow *shadow, unsigned long delta)
 	sw_cpu_enqueue(c, shadow, delta);
 	c->stats.armed++;
 	c->stats.pending++;
+	sw_cpu_poll_arm(c);
 	sw_cpu_kick_for(c, shadow);
 	spin_unlock_irqrestore(&c->lock, flags);
 	return 0;
@@ -302,6 +325,7 @@ static void sw_cpu_expired(struct sw_cpu *c, struct sw_shadow *shadow, unsigned 
 		sw_cpu_enqueue(c, shadow, shadow->period);
 		c->stats.armed++;
 		c->stats.pending++;
+		sw_cpu_poll_arm(c);
 		return;
 	}
 	sw_shadow_free(shadow);
@@ -445,8 +469,9 @@ static void sw_cpu_poll(struct timer_list *timer)
 	struct sw_cpu *c = timer_container_of(c, timer, poll);
 
 	tasklet_schedule(&c->tasklet);
-	if (READ_ONCE(c->online))
-		mod_timer(&c->poll, jiffies + 1);
+	spin_lock_irq(&c->lock);
+	sw_cpu_poll_arm(c);
+	spin_unlock_irq(&c->lock);
 }
 
 static void sw_cpu_kick(struct timer_list *timer)
@@ -482,9 +507,8 @@ static int sw_cpu_online(unsigned int cpu)
 	c->wakeup_set = false;
 	c->kick_pending = false;
 	c->online = true;
+	/* No timer pending: the poll waits for the first one armed */
 	spin_unlock_irq(&c->lock);
-	/* Pinned: this runs on @cpu, so that is where the timer goes */
-	mod_timer(&c->poll, jiffies + 1);
 	return 0;
 }
 
@@ -535,6 +559,7 @@ static int sw_cpu_offline(unsigned int cpu)
 	to->stats.migrated_in += moved;
 	/* Whatever the hrtimer of @to is set for, these may be due earlier */
 	to->wakeup_set = false;
+	sw_cpu_poll_arm(to);
 	if (!to->kick_pending) {
 		to->kick_pending = true;
 		to->kick.expires = jiffies;
