@@ -350,7 +350,7 @@ TEST_F_TIMEOUT(mirror, runs_wheels_given_by_spec, 120)
 	snprintf(spec, sizeof(spec), "bits=5,shift=2,depth=9,hz=%u,clamp", mr.hz);
 	snprintf(want, sizeof(want), "%s;seed,hz=300\n", spec);
 	ASSERT_EQ(0, swt_mirror_wheels_write(list, strlen(list)));
-	ASSERT_EQ(0, swt_mirror_wheels_read(&got));
+	ASSERT_EQ(0, swt_mirror_file_read("wheels", &got));
 	EXPECT_STREQ(want, got);
 	free(got);
 	ASSERT_EQ(0, swt_mirror_param_read("mirror_wheels", &got));
@@ -428,7 +428,7 @@ TEST_F(mirror, turns_bad_wheel_specs_away)
 	memset(page, 'x', sizeof(page));
 	EXPECT_EQ(-EINVAL, swt_mirror_wheels_write(page, sizeof(page) - 1));
 
-	ASSERT_EQ(0, swt_mirror_wheels_read(&got));
+	ASSERT_EQ(0, swt_mirror_file_read("wheels", &got));
 	EXPECT_STREQ("seed,hz=500\n", got);
 	free(got);
 	ASSERT_EQ(0, swt_mirror_enable(false));
@@ -441,7 +441,7 @@ TEST_F(mirror, turns_bad_wheel_specs_away)
 	many[strlen(many) - 5] = '\0';
 	EXPECT_EQ(0, swt_mirror_param("mirror_wheels", many));
 	EXPECT_EQ(0, swt_mirror_wheels_write("\n", 1));
-	ASSERT_EQ(0, swt_mirror_wheels_read(&got));
+	ASSERT_EQ(0, swt_mirror_file_read("wheels", &got));
 	EXPECT_STREQ("\n", got);
 	free(got);
 }
@@ -491,6 +491,20 @@ TEST_F_TIMEOUT(mirror, counts_the_timer_softirqs, 120)
 		TH_LOG("the log saw %llu runs, the model took in %llu", seen,
 		       m1.softirq_recorded - m0.softirq_recorded);
 	swt_expect_mirror_consistent(_metadata, &m1);
+	if (m1.cpus_modelled) {
+		char *stats, *line;
+
+		swt_msg("differential: %llu runs, %llu raises predicted, %llu.%llu%% paired, %llu at the tick, %llu unpredicted, %llu missed",
+			m1.softirq_recorded, m1.softirq_predicted, m1.softirq_paired_permille / 10,
+			m1.softirq_paired_permille % 10, m1.softirq_agree, m1.softirq_unpredicted,
+			m1.softirq_missed);
+		if (!swt_mirror_file_read("stats", &stats)) {
+			for (line = strtok(stats, "\n"); line; line = strtok(NULL, "\n"))
+				if (strstr(line, "softirq") || strstr(line, "idle"))
+					swt_msg("%s", line);
+			free(stats);
+		}
+	}
 
 	/* Stopped, it counts none */
 	ASSERT_EQ(0, swt_mirror_enable(false)) TH_LOG("%s", swt_error());

@@ -62,11 +62,12 @@ int swt_mirror_wheels_write(const char *list, size_t len)
 	return swt_write_file(path, list, len);
 }
 
-int swt_mirror_wheels_read(char **out)
+int swt_mirror_file_read(const char *name, char **out)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], rel[64];
 
-	swt_debugfs_path(path, sizeof(path), "mirror/wheels");
+	snprintf(rel, sizeof(rel), "mirror/%s", name);
+	swt_debugfs_path(path, sizeof(path), rel);
 	return swt_read_file(path, out);
 }
 
@@ -122,6 +123,11 @@ static const struct {
 	SWT_MK("log_softirqs", log_softirqs, u64),
 	SWT_MK("cpus_modelled", cpus_modelled, unsigned int),
 	SWT_MK("softirq_recorded", softirq_recorded, u64),
+	SWT_MK("softirq_predicted", softirq_predicted, u64),
+	SWT_MK("softirq_paired_permille", softirq_paired_permille, u64),
+	SWT_MK("softirq.agree", softirq_agree, u64),
+	SWT_MK("softirq.unpredicted", softirq_unpredicted, u64),
+	SWT_MK("softirq.missed", softirq_missed, u64),
 	SWT_MK("expired_remote", expired_remote, u64),
 };
 

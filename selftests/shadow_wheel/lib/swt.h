@@ -282,9 +282,10 @@ int swt_mirror_enable_raw(const char *word);
 int swt_mirror_param(const char *name, const char *value);
 /* The parameter @name read into @out (malloc()ed): 0 or -errno */
 int swt_mirror_param_read(const char *name, char **out);
-/* mirror/wheels: @len bytes of @list written, or read into @out (malloc()ed): 0 or -errno */
+/* mirror/wheels: @len bytes of @list written: 0 or -errno */
 int swt_mirror_wheels_write(const char *list, size_t len);
-int swt_mirror_wheels_read(char **out);
+/* The file mirror/@name read whole into @out (malloc()ed): 0 or -errno */
+int swt_mirror_file_read(const char *name, char **out);
 
 /*
  * A wheel's line of mirror/stats: its name, and a member for every figure
@@ -313,6 +314,11 @@ struct swt_mirror {
 	u64 log_softirqs;		/* TIMER_SOFTIRQ runs through the log */
 	unsigned int cpus_modelled;	/* CPUs whose softirqs the mirror models, */
 	u64 softirq_recorded;		/* and the runs it took in (0 when none) */
+	u64 softirq_predicted;		/* the kernel wheel's model's raises, */
+	u64 softirq_paired_permille;	/* the share paired with a run, */
+	u64 softirq_agree;		/* of those at the run's tick, and the */
+	u64 softirq_unpredicted;	/* runs and raises the differential */
+	u64 softirq_missed;		/* could not pair (softirq.VERDICT) */
 	u64 expired_remote;		/* expiries run on another CPU than the timer's base's */
 	unsigned int nr_wheels;
 	struct swt_mirror_wheel wheel[SWT_MIRROR_MAX_WHEELS];
