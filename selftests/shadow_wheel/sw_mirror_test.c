@@ -494,7 +494,8 @@ TEST_F_TIMEOUT(mirror, counts_the_timer_softirqs, 120)
 	if (m1.cpus_modelled) {
 		char *stats, *line;
 
-		swt_msg("differential: %llu runs, %llu raises predicted, %llu.%llu%% paired, %llu at the tick, %llu unpredicted, %llu missed",
+		swt_msg("differential: %llu runs, %llu raises predicted, %llu.%llu%% paired, "
+			"%llu at the tick, %llu unpredicted, %llu missed",
 			m1.softirq_recorded, m1.softirq_predicted, m1.softirq_paired_permille / 10,
 			m1.softirq_paired_permille % 10, m1.softirq_agree, m1.softirq_unpredicted,
 			m1.softirq_missed);
