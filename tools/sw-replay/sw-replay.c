@@ -8,7 +8,7 @@
  * the module's mirror/ files (core/mirror/sw_mirror_report.c). docs/replay.rst tells how to use it.
  *
  *   sw-replay [--hz HZ] [--window NS] [--wheel SPEC]... [--raw | --only stats|lateness|diff|top |
- *             --json] TRACE.dat
+ *             --json] [--phases] TRACE.dat
  *   sw-replay [--hz HZ] [--window NS] --sweep GRID [--json] TRACE.dat
  *   sw-replay [--hz HZ] [--window NS] [--exact-next] --check TRACE.dat
  *   sw-replay [--hz HZ] [--window NS] --time [ROUNDS] TRACE.dat
@@ -30,6 +30,9 @@
  * recorded them, compared with the recorded ones; where it did not, the
  * replay says so. --exact-next turns the model's stale-next_expiry rule
  * off, a model the differential must reject.
+ * --phases prints on stderr, after the report, the wall time of each
+ * step: reading the trace, the timers' index, the order, the mirror's
+ * setup, the replay through it, the report.
  * --check tests the replay (docs/replay.rst) and
  * prints "replay: TRACE: P passed, F failed". --time times the replay into
  * each wheel and the heap alone (sw_replay_time.c), best of ROUNDS (10).
@@ -871,6 +874,26 @@ static double sw_now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/*
+ * --phases: where the replay's wall time went, on stderr: @ph the clock at
+ * the reading's start, after it, after the timers' index, after the order
+ * (and the jiffies derived), after the mirror's setup, after the replay,
+ * after the report
+ */
+static void sw_replay_phases(const double *ph, size_t nr)
+{
+	static const char * const names[] = {
+		"read", "index", "order", "setup", "mirror", "report",
+	};
+	unsigned int i;
+
+	fprintf(stderr, "phases events %zu", nr);
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		fprintf(stderr, " %s_s %.3f", names[i], ph[i + 1] - ph[i]);
+	fprintf(stderr, " total_s %.3f events_per_s %.0f\n", ph[6] - ph[0],
+		nr / (ph[6] - ph[0]));
+}
+
 /* The lateness of every level of wheel @w, one histogram */
 static void sw_sweep_lateness(const struct sw_mirror_wheel_figures *wf,
 			      struct sw_mirror_lateness *all)
@@ -1074,7 +1097,7 @@ static void sw_sweep(struct sw_replay *rp, const struct sw_grid *grid, const cha
 static void usage(void)
 {
 	fprintf(stderr,
-		"%s: %s [--hz HZ] [--window NS] [--exact-next] [--wheel SPEC]... [--raw | --only %s | --json | --check | --time [ROUNDS] | --tick-cost [ROUNDS]] TRACE.dat\n"
+		"%s: %s [--hz HZ] [--window NS] [--exact-next] [--wheel SPEC]... [--raw | --only %s | --json | --check | --time [ROUNDS] | --tick-cost [ROUNDS]] [--phases] TRACE.dat\n"
 		"       %s [--hz HZ] [--window NS] --sweep GRID [--json] TRACE.dat\n"
 		"  SPEC: seed, mainline, classic or bits=B,shift=S,depth=D,hz=H,clamp|cascade\n"
 		"  GRID: a file of specs, one a line, or KEY=A:B[:STEP],V,.../WORD,.../... (docs/replay.rst)\n",
@@ -1090,7 +1113,8 @@ int main(int argc, char **argv)
 	unsigned int show = SW_SHOW_SUMMARY, i;
 	const char *path = NULL;
 	unsigned int time_rounds = 0;
-	bool check = false, tick_cost = false;
+	bool check = false, tick_cost = false, phases = false;
+	double ph[8];
 	const char *wheel_specs[SW_MIRROR_MAX_WHEELS], *sweep = NULL;
 	struct sw_geometry wheel_geos[SW_MIRROR_MAX_WHEELS];
 	unsigned int nr_wheel_specs = 0;
@@ -1135,6 +1159,8 @@ int main(int argc, char **argv)
 			show = SW_SHOW_JSON;
 		} else if (!strcmp(argv[a], "--check")) {
 			check = true;
+		} else if (!strcmp(argv[a], "--phases")) {
+			phases = true;
 		} else if (!strcmp(argv[a], "--time") || !strcmp(argv[a], "--tick-cost")) {
 			char *end;
 
@@ -1175,6 +1201,7 @@ int main(int argc, char **argv)
 				die("--sweep: %s: %s", grid.spec[k], why);
 		}
 	}
+	ph[0] = sw_now_s();
 	if (sw_replay_trace_read(path, &rp.in.t, err, sizeof(err)))
 		die("%s: %s", path, err);
 	if (!rp.in.t.nr)
@@ -1187,15 +1214,18 @@ int main(int argc, char **argv)
 	} else {
 		snprintf(why, sizeof(why), "given");
 	}
+	ph[1] = sw_now_s();
 	sw_timers_build(&rp.in.timers, &rp.in.t);
 	timer_of = xcalloc(rp.in.t.nr, sizeof(*timer_of));
 	for (j = 0; j < rp.in.t.nr; j++) {
 		if (rp.in.t.evs[j].type <= SW_RE_EXPIRE)
 			timer_of[j] = sw_timers_index(&rp.in.timers, rp.in.t.evs[j].timer);
 	}
+	ph[2] = sw_now_s();
 	sw_replay_order(&rp.in.t, timer_of, rp.in.timers.nr, &rp.order);
 	rp.in.timer_of = timer_of;
 	sw_derive_now(&rp);
+	ph[3] = sw_now_s();
 	if (sweep) {
 		sw_sweep(&rp, &grid, path, show == SW_SHOW_JSON);
 		sw_grid_free(&grid);
@@ -1209,6 +1239,7 @@ int main(int argc, char **argv)
 	rp.geos = wheel_geos;
 	rp.nr_geos = nr_wheel_specs;
 	sw_replay_setup(&rp);
+	ph[4] = sw_now_s();
 	if (show != SW_SHOW_JSON) {
 		printf("replay trace %s events %zu timers %zu cpus %u",
 		       path, rp.in.t.nr, rp.in.timers.nr, rp.in.t.nr_cpus);
@@ -1247,6 +1278,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	sw_replay_run(&rp);
+	ph[5] = sw_now_s();
 
 	rep = xcalloc(1, sizeof(*rep));
 	head.records = rp.in.timers.nr;
@@ -1274,5 +1306,10 @@ int main(int argc, char **argv)
 		sw_replay_json(&rp, rep, path, why);
 	else
 		sw_replay_report(&rp, rep, show);
+	if (phases) {
+		fflush(stdout);
+		ph[6] = sw_now_s();
+		sw_replay_phases(ph, rp.in.t.nr);
+	}
 	return 0;
 }
