@@ -51,6 +51,12 @@ struct sw_msg_end {
 	u32	nr_cpus;
 };
 
+/*
+ * The pipe's stdio buffer at each end: a million events are 56 MB, in
+ * writes and reads of this size rather than of BUFSIZ
+ */
+#define SW_PIPE_BUF	(1024 * 1024)
+
 /* The names sent already, so that each goes once */
 #define SW_MAX_NAMES	4096
 
@@ -264,6 +270,7 @@ static void sw_child(const char *path, int fd)
 	r.out = fdopen(fd, "w");
 	if (!r.out)
 		_exit(1);
+	setvbuf(r.out, NULL, _IOFBF, SW_PIPE_BUF);
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!handle)
@@ -446,6 +453,7 @@ int sw_replay_trace_read(const char *path, struct sw_replay_trace *t, char *err,
 		waitpid(pid, &status, 0);
 		return sw_fail(err, errlen, "fdopen: %s", strerror(errno));
 	}
+	setvbuf(in, NULL, _IOFBF, SW_PIPE_BUF);
 	ret = sw_parent(in, t, err, errlen);
 	fclose(in);
 	if (waitpid(pid, &status, 0) < 0)
