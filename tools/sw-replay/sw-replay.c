@@ -146,7 +146,7 @@ static unsigned int sw_infer_hz(const struct sw_replay_trace *t, char *why, size
 
 /* Timers by address: the index of each distinct one, for per-timer state */
 struct sw_timers {
-	u64	*addr;
+	u64	*addr;		/* the distinct addresses, ascending */
 	size_t		nr;
 };
 
@@ -157,28 +157,80 @@ static int sw_u64_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void sw_timers_build(struct sw_timers *tm, const struct sw_replay_trace *t)
-{
-	size_t i, m = 0, n = 0;
+/* A slot of the timers' hash table: an address and its index, +1 (0: free) */
+struct sw_timer_slot {
+	u64	addr;
+	size_t		idx;
+};
 
-	tm->addr = xcalloc(t->nr, sizeof(*tm->addr));
-	for (i = 0; i < t->nr; i++) {
-		if (t->evs[i].type <= SW_RE_EXPIRE)
-			tm->addr[m++] = t->evs[i].timer;
-	}
-	qsort(tm->addr, m, sizeof(*tm->addr), sw_u64_cmp);
-	for (i = 0; i < m; i++) {
-		if (!n || tm->addr[n - 1] != tm->addr[i])
-			tm->addr[n++] = tm->addr[i];
-	}
-	tm->nr = n;
+static size_t sw_timer_hash(u64 addr, size_t mask)
+{
+	return (size_t)((addr * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
 }
 
-static size_t sw_timers_index(const struct sw_timers *tm, u64 addr)
+/* The slot of @addr in the table of @mask + 1 slots: its own, or the free one it would take */
+static struct sw_timer_slot *sw_timer_slot(struct sw_timer_slot *tab, size_t mask, u64 addr)
 {
-	const u64 *p = bsearch(&addr, tm->addr, tm->nr, sizeof(*p), sw_u64_cmp);
+	size_t h = sw_timer_hash(addr, mask);
 
-	return p - tm->addr;
+	while (tab[h].idx && tab[h].addr != addr)
+		h = (h + 1) & mask;
+	return &tab[h];
+}
+
+/*
+ * The distinct timers of the trace's timer events, ascending by address,
+ * and @timer_of, per event, its timer's index there. A hash table finds
+ * each event's timer: the events are many (a million in an hour of a busy
+ * machine), the timers few; only those are sorted.
+ */
+static void sw_timers_build(struct sw_timers *tm, const struct sw_replay_trace *t,
+			    size_t *timer_of)
+{
+	size_t i, n = 0, size = 64, mask;
+	struct sw_timer_slot *tab, *s;
+
+	tm->addr = NULL;
+	tab = xcalloc(size, sizeof(*tab));
+	mask = size - 1;
+	for (i = 0; i < t->nr; i++) {
+		if (t->evs[i].type > SW_RE_EXPIRE)
+			continue;
+		s = sw_timer_slot(tab, mask, t->evs[i].timer);
+		if (s->idx)
+			continue;
+		s->addr = t->evs[i].timer;
+		s->idx = ++n;
+		/* At most half full: grown, every address put again */
+		if (2 * n > size) {
+			struct sw_timer_slot *old = tab;
+			size_t j;
+
+			tab = xcalloc(2 * size, sizeof(*tab));
+			mask = 2 * size - 1;
+			for (j = 0; j < size; j++) {
+				if (old[j].idx)
+					*sw_timer_slot(tab, mask, old[j].addr) = old[j];
+			}
+			size *= 2;
+			free(old);
+		}
+	}
+	tm->addr = xcalloc(n + 1, sizeof(*tm->addr));
+	for (i = 0; i < size; i++) {
+		if (tab[i].idx)
+			tm->addr[tab[i].idx - 1] = tab[i].addr;
+	}
+	qsort(tm->addr, n, sizeof(*tm->addr), sw_u64_cmp);
+	tm->nr = n;
+	/* Each slot's index its address's place in the order */
+	for (i = 0; i < n; i++)
+		sw_timer_slot(tab, mask, tm->addr[i])->idx = i + 1;
+	for (i = 0; i < t->nr; i++) {
+		if (t->evs[i].type <= SW_RE_EXPIRE)
+			timer_of[i] = sw_timer_slot(tab, mask, t->evs[i].timer)->idx - 1;
+	}
+	free(tab);
 }
 
 /*
@@ -1215,12 +1267,8 @@ int main(int argc, char **argv)
 		snprintf(why, sizeof(why), "given");
 	}
 	ph[1] = sw_now_s();
-	sw_timers_build(&rp.in.timers, &rp.in.t);
 	timer_of = xcalloc(rp.in.t.nr, sizeof(*timer_of));
-	for (j = 0; j < rp.in.t.nr; j++) {
-		if (rp.in.t.evs[j].type <= SW_RE_EXPIRE)
-			timer_of[j] = sw_timers_index(&rp.in.timers, rp.in.t.evs[j].timer);
-	}
+	sw_timers_build(&rp.in.timers, &rp.in.t, timer_of);
 	ph[2] = sw_now_s();
 	sw_replay_order(&rp.in.t, timer_of, rp.in.timers.nr, &rp.order);
 	rp.in.timer_of = timer_of;
