@@ -81,21 +81,32 @@ static inline long sw_hz_split(const struct sw_hz *h, unsigned long j, unsigned 
 	return sec;
 }
 
-/* The virtual tick in progress at jiffy @j: floor */
+/*
+ * The virtual tick in progress at jiffy @j: floor. At vhz == khz, the
+ * identity from the origin, without the divisions: a second is khz ticks
+ * of each, so the split's seconds and remainder add back to j - @j0 (the
+ * replay and the mirror take the kernel's own HZ on every event)
+ */
 static inline unsigned long sw_hz_clock(const struct sw_hz *h, unsigned long j)
 {
 	unsigned long rem;
-	long sec = sw_hz_split(h, j, &rem);
+	long sec;
 
+	if (h->vhz == h->khz)
+		return h->v0 + (j - h->j0);
+	sec = sw_hz_split(h, j, &rem);
 	return h->v0 + (unsigned long)sec * h->vhz + rem * h->vhz / h->khz;
 }
 
-/* The first virtual tick that does not begin before jiffy @expires: ceil */
+/* The first virtual tick not beginning before jiffy @expires: ceil (identity at vhz == khz) */
 static inline unsigned long sw_hz_expiry(const struct sw_hz *h, unsigned long expires)
 {
 	unsigned long rem;
-	long sec = sw_hz_split(h, expires, &rem);
+	long sec;
 
+	if (h->vhz == h->khz)
+		return h->v0 + (expires - h->j0);
+	sec = sw_hz_split(h, expires, &rem);
 	return h->v0 + (unsigned long)sec * h->vhz + (rem * h->vhz + h->khz - 1) / h->khz;
 }
 
