@@ -68,6 +68,7 @@ struct sw_reader {
 	struct tep_format_field	*expires, *flags, *bucket, *baseclk;
 	int			sirq_id[2], idle_id, base_idle_id;
 	struct tep_format_field	*vec[2], *state, *cpu_id, *is_idle, *idle_cpu;
+	bool			native;	/* the file's byte order is ours */
 	u64		nr, other;
 	long long		missed;
 	u64		named[SW_MAX_NAMES];
@@ -97,8 +98,41 @@ static void sw_child_fail(FILE *out, const char *fmt, ...)
 static u64 sw_field(struct sw_reader *r, struct tep_format_field *f, struct tep_record *rec)
 {
 	unsigned long long v = 0;
+	const void *p;
 
-	if (f && tep_read_number_field(f, rec->data, &v))
+	if (!f)
+		return 0;
+	/*
+	 * In the file's byte order when it is ours, inside the record: the
+	 * number read where it lies, as tep_read_number_field() would, without
+	 * its calls
+	 */
+	if (r->native && f->offset >= 0 && f->offset + f->size <= rec->size) {
+		p = (const char *)rec->data + f->offset;
+		switch (f->size) {
+		case 8: {
+			u64 x;
+
+			memcpy(&x, p, 8);
+			return x;
+		}
+		case 4: {
+			u32 x;
+
+			memcpy(&x, p, 4);
+			return x;
+		}
+		case 2: {
+			u16 x;
+
+			memcpy(&x, p, 2);
+			return x;
+		}
+		case 1:
+			return *(const u8 *)p;
+		}
+	}
+	if (tep_read_number_field(f, rec->data, &v))
 		sw_child_fail(r->out, "a record too short for its field %s", f->name);
 	return v;
 }
@@ -283,6 +317,7 @@ static void sw_child(const char *path, int fd)
 		sw_child_fail(r.out,
 			      "a trace of a kernel with %d-byte longs: only 64-bit kernels are replayed",
 			      tep_get_long_size(r.tep));
+	r.native = tep_is_file_bigendian(r.tep) == tep_is_local_bigendian(r.tep);
 	for (t = 0; t < 3; t++) {
 		struct tep_event *e = tep_find_event_by_name(r.tep, "timer", sw_event_names[t]);
 
