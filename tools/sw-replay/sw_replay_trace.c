@@ -137,6 +137,19 @@ static u64 sw_field(struct sw_reader *r, struct tep_format_field *f, struct tep_
 	return v;
 }
 
+/*
+ * An event to the parent: the tag and the event in one write to the
+ * buffer, unlocked (the child has one thread)
+ */
+static void sw_send_ev(struct sw_reader *r, const struct sw_replay_ev *ev)
+{
+	char msg[1 + sizeof(*ev)];
+
+	msg[0] = SW_MSG_EV;
+	memcpy(msg + 1, ev, sizeof(*ev));
+	fwrite_unlocked(msg, sizeof(msg), 1, r->out);
+}
+
 /* A record of the CPU's own events: its type, or -1 to skip it */
 static int sw_cpu_record(struct sw_reader *r, struct tep_record *rec, int type,
 			 struct sw_replay_ev *ev)
@@ -202,8 +215,7 @@ static int sw_child_record(struct tracecmd_input *handle, struct tep_record *rec
 			return 0;
 		}
 		ev.type = t;
-		fputc(SW_MSG_EV, r->out);
-		fwrite(&ev, sizeof(ev), 1, r->out);
+		sw_send_ev(r, &ev);
 		r->nr++;
 		return 0;
 	}
@@ -230,8 +242,7 @@ static int sw_child_record(struct tracecmd_input *handle, struct tep_record *rec
 	} else if (t == SW_RE_EXPIRE) {
 		ev.kclk = sw_field(r, r->baseclk, rec);
 	}
-	fputc(SW_MSG_EV, r->out);
-	fwrite(&ev, sizeof(ev), 1, r->out);
+	sw_send_ev(r, &ev);
 	r->nr++;
 	return 0;
 }
@@ -403,14 +414,15 @@ static int sw_parent(FILE *in, struct sw_replay_trace *t, char *err, size_t errl
 	void *p;
 	int tag;
 
-	while ((tag = fgetc(in)) != EOF) {
+	/* The parent has one thread too: the stream read unlocked */
+	while ((tag = getc_unlocked(in)) != EOF) {
 		switch (tag) {
 		case SW_MSG_EV:
 			p = sw_replay_grow(t->evs, &cap_ev, t->nr, sizeof(*t->evs), 4096);
 			if (!p)
 				return sw_fail(err, errlen, "out of memory");
 			t->evs = p;
-			if (fread(&t->evs[t->nr], sizeof(*t->evs), 1, in) != 1)
+			if (fread_unlocked(&t->evs[t->nr], sizeof(*t->evs), 1, in) != 1)
 				return sw_fail(err, errlen, "the reader stopped in an event");
 			t->nr++;
 			break;
