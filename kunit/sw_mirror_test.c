@@ -156,6 +156,7 @@ static void sw_mirror_runs_every_kind_at_four_hz(struct kunit *test)
 
 		/* The kernel's HZ, deduplicated with 100, 250, 1000 */
 		KUNIT_EXPECT_EQ(test, t->m.nr_wheels, khz[i] == 300 ? 12U : 9U);
+		KUNIT_EXPECT_EQ(test, sw_mirror_nr_default_wheels(khz[i]), t->m.nr_wheels);
 		for (w = 0; w < t->m.nr_wheels; w++) {
 			struct sw_mirror_wheel *wh = &t->m.wheels[w];
 
@@ -772,6 +773,50 @@ static void sw_mirror_drops_when_out_of_records(struct kunit *test)
 }
 
 /*
+ * A caller with many records gives the mirror a table sized to them: a
+ * list per record, never fewer than the mirror's own has. The records in
+ * use are looked up there, and only there, through every kind of event.
+ */
+static void sw_mirror_hash_sized_to_its_records(struct kunit *test)
+{
+	struct sw_mt *t = sw_mt_new(test, 250, SW_MT_J0, SW_MT_RECS);
+	unsigned int bits = sw_mirror_hash_bits(2000), i, in_table = 0;
+	struct hlist_head *table;
+	struct sw_mirror_rec *r;
+
+	KUNIT_EXPECT_EQ(test, sw_mirror_hash_bits(1), (unsigned int)SW_MIRROR_HASH_BITS);
+	KUNIT_EXPECT_EQ(test, sw_mirror_hash_bits(1UL << SW_MIRROR_HASH_BITS),
+			(unsigned int)SW_MIRROR_HASH_BITS);
+	KUNIT_EXPECT_EQ(test, sw_mirror_hash_bits((1UL << SW_MIRROR_HASH_BITS) + 1),
+			SW_MIRROR_HASH_BITS + 1U);
+	KUNIT_EXPECT_EQ(test, sw_mirror_hash_bits(1UL << 20), 20U);
+	KUNIT_EXPECT_EQ(test, bits, 11U);
+
+	table = kunit_kcalloc(test, 1UL << bits, sizeof(*table), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, table);
+	sw_mirror_set_hash(&t->m, table, bits);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test, sw_mt_start(t, i, 0, SW_MT_J0, SW_MT_J0 + (i ? 30 : 10)),
+				SW_MC_ARM);
+	/* Timer 0 runs, timer 1 is requeued, timer 2 cancelled */
+	sw_mt_cancel(t, 0, 0, SW_MT_J0 + 11);
+	KUNIT_EXPECT_EQ(test, sw_mt_expire(t, 0, 0, SW_MT_J0 + 11, SW_MT_J0 + 11), SW_MC_EXPIRE);
+	sw_mt_cancel(t, 1, 1, SW_MT_J0 + 11);
+	KUNIT_EXPECT_EQ(test, sw_mt_start_on(t, 1, 1, 0, SW_MT_J0 + 11, SW_MT_J0 + 20),
+			SW_MC_REARM);
+	sw_mt_cancel(t, 2, 2, SW_MT_J0 + 11);
+	KUNIT_EXPECT_EQ(test, sw_mt_start(t, 4, 2, SW_MT_J0 + 11, SW_MT_J0 + 20), SW_MC_ARM);
+	sw_mt_expect(test, t, 5, 1, 1, 3, 0);
+	for (i = 0; i < 1U << bits; i++) {
+		hlist_for_each_entry(r, &table[i], hash)
+			in_table++;
+	}
+	KUNIT_EXPECT_EQ(test, in_table, 3U);
+	for (i = 0; i < ARRAY_SIZE(t->m.own_hash); i++)
+		KUNIT_EXPECT_TRUE(test, hlist_empty(&t->m.own_hash[i]));
+}
+
+/*
  * Passive wheels run their ticks as jiffies pass and mark the timers
  * they would have run; the kernel's expiry still closes the lifetime,
  * and the lateness is the wheel's tick against the kernel's expiry
@@ -1084,6 +1129,7 @@ SW_TEST_SUITE(sw_mirror_events_suite, "shadow_wheel_mirror_events",
 	      KUNIT_CASE(sw_mirror_remote_expiry_is_counted),
 	      KUNIT_CASE(sw_mirror_unknown_timers_are_untracked),
 	      KUNIT_CASE(sw_mirror_drops_when_out_of_records),
+	      KUNIT_CASE(sw_mirror_hash_sized_to_its_records),
 	      KUNIT_CASE(sw_mirror_wheels_run_as_jiffies_pass),
 	      KUNIT_CASE(sw_mirror_busy_ticks_count_the_kernels_expiries_too),
 	      KUNIT_CASE(sw_mirror_catches_up_within_a_budget),

@@ -183,6 +183,36 @@ static void sw_softirq_idle_entry_recomputes(struct kunit *test)
 }
 
 /*
+ * 6.1's cpu_idle comes on every pass of the idle loop, the tick stopped or
+ * kept: tick_nohz_next_event() keeps it without a recompute while RCU
+ * needs the CPU. An idle period that ends within %SW_SIRQ_WINDOW ticks
+ * leaves the stale next_expiry, and its raise at +11. 6.12's idle entry is
+ * timer_base_idle, the tick stopped: recomputed, no raise at +11.
+ */
+static void sw_softirq_61_short_idle_may_keep_the_tick(struct kunit *test)
+{
+	static const struct {
+		enum sw_mirror_bases	bases;
+		unsigned long		softirqs, spurious;
+	} cases[] = {
+		{ SW_BASES_STD_DEF, 2, 1 },
+		{ SW_BASES_LOCAL_GLOBAL_DEF, 1, 0 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct ss *t = ss_new(test, cases[i].bases, false);
+
+		ss_start(t, 0, 0, 10, 0);
+		ss_start(t, 1, 0, 20, 0);
+		ss_cancel(t, 0, 2);
+		ss_cpu(t, SW_EV_IDLE_ENTER, 8);
+		ss_cpu(t, SW_EV_IDLE_EXIT, 9);
+		ss_expect(t, 30, cases[i].softirqs, cases[i].spurious, 0);
+	}
+}
+
+/*
  * BASE_DEF is not recomputed on the way to idle, and never wakes the CPU:
  * a deferrable timer, stale or not, rides along with the next wakeup
  */
@@ -279,6 +309,109 @@ static void sw_softirq_differential_needs_the_stale_rule(struct kunit *test)
 }
 
 /*
+ * A trace's run that ran no timer is known only to have come between the
+ * events around it: jiffies +11 to +13 here. It takes the stale raise at
+ * +11, and leaves the one at +13 to the run that ran timer 1 there, rather
+ * than taking both and leaving that run unpredicted.
+ */
+static void sw_softirq_run_between_events(struct kunit *test)
+{
+	struct ss *t = ss_new(test, SW_BASES_STD_DEF, false);
+	struct sw_mirror_event ev = {
+		.type = SW_EV_SOFTIRQ_ENTRY,
+		.now = SS_T0 + 13,
+		.expires = SS_T0 + 11,
+		.have = SW_EVF_EARLIEST,
+	};
+	struct ss_fig f;
+
+	ss_start(t, 0, 0, 10, 0);
+	ss_start(t, 1, 0, 12, 0);
+	ss_cancel(t, 0, 2);
+	KUNIT_EXPECT_EQ(test, sw_mirror_handle_event(&t->m, &ev, NULL), SW_MC_CPU);
+	ss_cpu(t, SW_EV_SOFTIRQ_EXIT, 13);
+	ss_cpu(t, SW_EV_SOFTIRQ_ENTRY, 13);
+	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_CANCEL, 1, 13, 0, 0), SW_MC_CANCEL);
+	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_EXPIRE, 1, 13, 13, 0), SW_MC_EXPIRE);
+	ss_cpu(t, SW_EV_SOFTIRQ_EXIT, 13);
+	f = ss_read(t, 20);
+	KUNIT_EXPECT_EQ(test, f.cpu.recorded, 2UL);
+	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_AGREE], 2UL);
+	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_COALESCED], 0UL);
+	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_UNPREDICTED], 0UL);
+}
+
+/*
+ * A second run at the jiffies of the one before, that runs nothing:
+ * TIMER_SOFTIRQ raised again while the first was pending or running, run
+ * again (handle_softirqs()'s restart, ksoftirqd) with nothing left. A run
+ * that runs nothing at a later jiffy, nothing predicted, stays
+ * unpredicted.
+ */
+static void sw_softirq_rerun_at_the_same_jiffies(struct kunit *test)
+{
+	struct ss *t = ss_new(test, SW_BASES_STD_DEF, false);
+	struct ss_fig f;
+
+	ss_start(t, 0, 0, 10, 0);
+	ss_cpu(t, SW_EV_SOFTIRQ_ENTRY, 11);
+	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_CANCEL, 0, 11, 0, 0), SW_MC_CANCEL);
+	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_EXPIRE, 0, 11, 11, 0), SW_MC_EXPIRE);
+	ss_cpu(t, SW_EV_SOFTIRQ_EXIT, 11);
+	ss_cpu(t, SW_EV_SOFTIRQ_ENTRY, 11);
+	ss_cpu(t, SW_EV_SOFTIRQ_EXIT, 11);
+	ss_cpu(t, SW_EV_SOFTIRQ_ENTRY, 15);
+	ss_cpu(t, SW_EV_SOFTIRQ_EXIT, 15);
+	f = ss_read(t, 20);
+	KUNIT_EXPECT_EQ(test, f.cpu.recorded, 3UL);
+	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_AGREE], 1UL);
+	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_RERUN], 1UL);
+	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_UNPREDICTED], 1UL);
+}
+
+/*
+ * A tick that came late: the raise predicted at +11 runs at +20, more than
+ * %SW_SIRQ_WINDOW ticks on, its timer's baseclk +11 (__run_timers() caught
+ * the base's clock up). The run takes that raise, late; the stale raise
+ * at +6 before it (timer 0 deleted), which no run took either, was a tick
+ * that did not come: coalesced. A run whose first timer is due after all
+ * the raises it held (timer 2 at +33, the stale raise at +23) leaves them
+ * missed.
+ */
+static void sw_softirq_late_tick_runs_the_old_raise(struct kunit *test)
+{
+	struct ss *t = ss_new(test, SW_BASES_STD_DEF, false);
+	struct ss_fig f;
+
+	ss_start(t, 0, 0, 5, 0);
+	ss_start(t, 1, 0, 10, 0);
+	ss_cancel(t, 0, 2);
+	ss_cpu(t, SW_EV_SOFTIRQ_ENTRY, 20);
+	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_CANCEL, 1, 20, 0, 0), SW_MC_CANCEL);
+	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_EXPIRE, 1, 20, 11, 0), SW_MC_EXPIRE);
+	ss_cpu(t, SW_EV_SOFTIRQ_EXIT, 20);
+	f = ss_read(t, 21);
+	KUNIT_EXPECT_EQ(test, f.cpu.predicted, 2UL);
+	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_LATE], 1UL);
+	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_COALESCED], 1UL);
+	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_MISSED], 0UL);
+	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_UNPREDICTED], 0UL);
+
+	/* Stale raise at +23 (timer 3 deleted), then timer 2's run at +35 */
+	ss_start(t, 2, 21, 32, 0);
+	ss_start(t, 3, 21, 22, 0);
+	ss_cancel(t, 3, 21);
+	ss_cpu(t, SW_EV_SOFTIRQ_ENTRY, 35);
+	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_CANCEL, 2, 35, 0, 0), SW_MC_CANCEL);
+	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_EXPIRE, 2, 35, 33, 0), SW_MC_EXPIRE);
+	ss_cpu(t, SW_EV_SOFTIRQ_EXIT, 35);
+	f = ss_read(t, 36);
+	KUNIT_EXPECT_EQ(test, f.cpu.predicted, 4UL);
+	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_LATE], 2UL);
+	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_MISSED], 1UL);
+}
+
+/*
  * The model's work for one event is bounded: a budget too small for a
  * recompute (a walk of the CPU's timers in each wheel) resets the CPU's
  * model. The softirq it runs while its model cannot be started again is
@@ -310,6 +443,64 @@ static void sw_softirq_over_budget_resets_the_cpu(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f.cpu.predicted, 1UL);
 	KUNIT_EXPECT_EQ(test, f.softirqs, 1UL);
 	KUNIT_EXPECT_EQ(test, f.spurious, 0UL);
+}
+
+/*
+ * A walk of a CPU's timers is charged to the event's budget whole, before
+ * it starts, by the CPU's count of the records on its list (a CPU with
+ * more than the budget gives up at once, not after a budget's worth of
+ * them): the count follows a timer's arm, its move onto another CPU's
+ * base and its end, and a recompute in every wheel fits in a budget of
+ * exactly that many visits, not one fewer
+ */
+static void sw_softirq_budget_charges_the_cpus_timers(struct kunit *test)
+{
+	struct ss *t = ss_new(test, SW_BASES_STD_DEF, false);
+	struct sw_sirq_cpu_figures other;
+	unsigned int fewer;
+	struct ss_fig f;
+
+	ss_start(t, 0, 0, 10, 0);
+	ss_start(t, 1, 0, 20, 0);
+	ss_start(t, 2, 0, 30, 1);
+	KUNIT_EXPECT_EQ(test, ss_read(t, 0).cpu.timers, 2UL);
+	sw_mirror_read_cpu(&t->m, 1, &other);
+	KUNIT_EXPECT_EQ(test, other.timers, 1UL);
+
+	/* Timer 1 requeued onto CPU 1's base, timer 0 run */
+	ss_cancel(t, 1, 1);
+	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_START, 1, 1, 20, 1), SW_MC_MIGRATE);
+	ss_cancel(t, 0, 11);
+	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_EXPIRE, 0, 11, 11, 0), SW_MC_EXPIRE);
+	KUNIT_EXPECT_EQ(test, ss_read(t, 12).cpu.timers, 0UL);
+	sw_mirror_read_cpu(&t->m, 1, &other);
+	KUNIT_EXPECT_EQ(test, other.timers, 2UL);
+
+	/*
+	 * Idle (6.1: past the window a kept tick can be late by) recomputes
+	 * BASE_STD in every wheel, from timer 1 alone: the idle entry
+	 * decided timer 0's cancel first
+	 */
+	for (fewer = 0; fewer < 2; fewer++) {
+		t = ss_stale_first(test);
+		KUNIT_EXPECT_EQ(test, ss_read(t, 2).cpu.timers, 2UL);
+		sw_mirror_set_cpu_budget(&t->m, t->m.nr_wheels - fewer);
+		ss_cpu(t, SW_EV_IDLE_ENTER, 3);
+		f = ss_read(t, 4 + SW_SIRQ_WINDOW);
+		KUNIT_EXPECT_EQ(test, f.cpu.timers, 1UL);
+		KUNIT_EXPECT_EQ_MSG(test, f.cpu.resets, (unsigned long)fewer, "%u fewer", fewer);
+		KUNIT_EXPECT_EQ_MSG(test, f.cpu.seen, !fewer, "%u fewer", fewer);
+	}
+
+	/* Reset: followed again by an own event whose recompute fits, not one fewer */
+	ss_cpu(t, SW_EV_IDLE_EXIT, 5 + SW_SIRQ_WINDOW);
+	KUNIT_EXPECT_FALSE(test, ss_read(t, 6 + SW_SIRQ_WINDOW).cpu.seen);
+	sw_mirror_set_cpu_budget(&t->m, t->m.nr_wheels);
+	ss_cpu(t, SW_EV_IDLE_ENTER, 7 + SW_SIRQ_WINDOW);
+	f = ss_read(t, 8 + SW_SIRQ_WINDOW);
+	KUNIT_EXPECT_TRUE(test, f.cpu.seen);
+	KUNIT_EXPECT_EQ(test, f.cpu.resets, 1UL);
+	KUNIT_EXPECT_EQ(test, f.cpu.timers, 1UL);
 }
 
 /*
@@ -389,12 +580,17 @@ SW_TEST_SUITE(sw_softirq_suite, "shadow_wheel_softirq",
 	      KUNIT_CASE(sw_softirq_delete_leaves_it_stale),
 	      KUNIT_CASE(sw_softirq_run_recomputes),
 	      KUNIT_CASE(sw_softirq_idle_entry_recomputes),
+	      KUNIT_CASE(sw_softirq_61_short_idle_may_keep_the_tick),
 	      KUNIT_CASE(sw_softirq_deferrable_rides_along),
 	      KUNIT_CASE(sw_softirq_612_runs_only_the_due_base),
 	      KUNIT_CASE(sw_softirq_612_idle_recomputes_both),
 	      KUNIT_CASE(sw_softirq_differential_needs_the_stale_rule),
+	      KUNIT_CASE(sw_softirq_run_between_events),
+	      KUNIT_CASE(sw_softirq_late_tick_runs_the_old_raise),
+	      KUNIT_CASE(sw_softirq_rerun_at_the_same_jiffies),
 	      KUNIT_CASE(sw_softirq_coarser_wheel_runs_it_later),
 	      KUNIT_CASE(sw_softirq_over_budget_resets_the_cpu),
+	      KUNIT_CASE(sw_softirq_budget_charges_the_cpus_timers),
 	      KUNIT_CASE(sw_softirq_cpu_events_lose_no_timer));
 
 kunit_test_suites(&sw_softirq_suite);

@@ -206,6 +206,109 @@ static void sw_spec_message_fits_any_room(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sw_geometry_parse(&geo, "depth=99", 250, NULL, 0), -EINVAL);
 }
 
+/* A list of specs: each wheel as its spec alone makes it, in the list's order */
+static void sw_spec_list_gives_each_wheel(struct kunit *test)
+{
+	static const char * const spec[] = { "seed", "bits=5,shift=2,depth=9", "classic,hz=300",
+					     "mainline,hz=500,cascade" };
+	struct sw_geometry geos[4], one;
+	char err[SW_SPEC_ERR_MAX] = "";
+	unsigned int i;
+	const char *list = "seed;bits=5,shift=2,depth=9;classic,hz=300;mainline,hz=500,cascade\n";
+
+	KUNIT_ASSERT_EQ_MSG(test, sw_geometry_parse_list(geos, ARRAY_SIZE(geos), list, 250, err,
+							 sizeof(err)),
+			    4, "%s", err);
+	for (i = 0; i < ARRAY_SIZE(spec); i++) {
+		KUNIT_ASSERT_EQ(test, sw_geometry_parse(&one, spec[i], 250, NULL, 0), 0);
+		KUNIT_EXPECT_EQ_MSG(test, memcmp(&geos[i], &one, sizeof(one)), 0, "%s", spec[i]);
+	}
+	/* Room for exactly as many as given is enough */
+	KUNIT_EXPECT_EQ(test, sw_geometry_parse_list(geos, 1, "hz=1000", 250, NULL, 0), 1);
+	KUNIT_EXPECT_EQ(test, geos[0].hz, 1000U);
+}
+
+/* An empty list gives no wheel and writes none */
+static void sw_spec_list_may_be_empty(struct kunit *test)
+{
+	struct sw_geometry geo, before;
+
+	memset(&geo, SW_SPEC_POISON, sizeof(geo));
+	before = geo;
+	KUNIT_EXPECT_EQ(test, sw_geometry_parse_list(&geo, 1, "", 250, NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, sw_geometry_parse_list(&geo, 1, "\n", 250, NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, sw_geometry_parse_list(&geo, 0, "", 250, NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(&geo, &before, sizeof(geo)), 0);
+}
+
+/*
+ * A list with a bad spec anywhere, or more specs than room: refused whole,
+ * the message giving the spec's place first, no wheel written
+ */
+static void sw_spec_list_refused_whole(struct kunit *test)
+{
+	static const struct {
+		const char	*list;
+		unsigned int	max;
+		const char	*says;
+	} bad[] = {
+		{ "seed;bits=9", 4, "spec 2: bits=9: buckets per level, log2, 2 to 6" },
+		{ "hz=2000;seed", 4, "spec 1: hz=2000:" },
+		{ "seed;;classic", 4, "spec 2: an empty spec" },
+		{ "seed;", 4, "spec 2: an empty spec" },
+		{ ";seed", 4, "spec 1: an empty spec" },
+		{ "seed\n;classic", 4, "spec 1: a newline inside the list" },
+		{ "seed\nclassic", 4, "spec 1: a newline inside the list" },
+		{ "seed;mainline;classic", 2, "spec 3: at most 2 wheels" },
+		{ "seed", 0, "spec 1: at most 0 wheels" },
+	};
+	struct sw_geometry geos[4], before[4];
+	char err[SW_SPEC_ERR_MAX], list[SW_SPEC_ERR_MAX + 8];
+	unsigned int i;
+
+	memset(geos, SW_SPEC_POISON, sizeof(geos));
+	memcpy(before, geos, sizeof(geos));
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		err[0] = '\0';
+		KUNIT_EXPECT_EQ_MSG(test, sw_geometry_parse_list(geos, bad[i].max, bad[i].list,
+								 250, err, sizeof(err)),
+				    -EINVAL, "\"%s\"", bad[i].list);
+		KUNIT_EXPECT_EQ_MSG(test, strncmp(err, bad[i].says, strlen(bad[i].says)), 0,
+				    "\"%s\" said \"%s\"", bad[i].list, err);
+		KUNIT_EXPECT_EQ_MSG(test, memcmp(geos, before, sizeof(geos)), 0, "\"%s\"",
+				    bad[i].list);
+	}
+
+	/* A spec longer than any geometry needs: "seed;" and 128 characters */
+	memset(list, 'x', sizeof(list) - 1);
+	list[sizeof(list) - 1] = '\0';
+	memcpy(list, "seed;", 5);
+	err[0] = '\0';
+	KUNIT_EXPECT_EQ(test, sw_geometry_parse_list(geos, 4, list, 250, err, sizeof(err)),
+			-EINVAL);
+	KUNIT_EXPECT_STREQ(test, err, "spec 2: 130 characters, at most 127");
+	KUNIT_EXPECT_EQ(test, memcmp(geos, before, sizeof(geos)), 0);
+}
+
+/* The place in the list and the parser's message cut short stay a string */
+static void sw_spec_list_message_fits_any_room(struct kunit *test)
+{
+	const char *said = "spec 1: depth=99: levels, 2 to 9";
+	struct sw_geometry geo;
+	char err[SW_SPEC_ERR_MAX + 1];
+	size_t room;
+
+	for (room = 0; room <= SW_SPEC_ERR_MAX; room++) {
+		memset(err, 'x', sizeof(err));
+		KUNIT_EXPECT_EQ(test, sw_geometry_parse_list(&geo, 1, "depth=99", 250,
+							     room ? err : NULL, room), -EINVAL);
+		if (room)
+			KUNIT_EXPECT_EQ_MSG(test, strnlen(err, room), min(room - 1, strlen(said)),
+					    "room %zu", room);
+		KUNIT_EXPECT_EQ_MSG(test, err[room], 'x', "room %zu", room);
+	}
+}
+
 /*
  * Every geometry of the grid: its canonical form is the name, for a named
  * shape, or the spec the tests write for it; the form parses back to the
@@ -279,6 +382,10 @@ SW_TEST_SUITE(sw_spec_suite, "shadow_wheel_spec",
 	      KUNIT_CASE(sw_spec_overrides_a_name),
 	      KUNIT_CASE(sw_spec_rejects_bad_specs),
 	      KUNIT_CASE(sw_spec_message_fits_any_room),
+	      KUNIT_CASE(sw_spec_list_gives_each_wheel),
+	      KUNIT_CASE(sw_spec_list_may_be_empty),
+	      KUNIT_CASE(sw_spec_list_refused_whole),
+	      KUNIT_CASE(sw_spec_list_message_fits_any_room),
 	      KUNIT_CASE_PARAM(sw_spec_canonical_form_round_trips, sw_test_gen_grid_all_params),
 	      KUNIT_CASE(sw_spec_format_fits),
 	      KUNIT_CASE(sw_spec_formats_classic_by_name));

@@ -368,6 +368,8 @@ static void sw_bench_kernel_mirrored(struct sw_bench_state *s, struct sw_ktimer 
 {
 	const struct sw_bench_op_cost *off = &s->kernel.ops, *on = &s->kernel_mirror.ops;
 	unsigned long drained;
+	unsigned int wheels;
+	u64 ns, per;
 	long added;
 	int ret;
 
@@ -386,8 +388,14 @@ static void sw_bench_kernel_mirrored(struct sw_bench_state *s, struct sw_ktimer 
 	sw_out(s, "bench mirror_added_ns.arm_cancel=%ld target=%d %s\n", added,
 	       SW_BENCH_MIRROR_TARGET_NS, added <= SW_BENCH_MIRROR_TARGET_NS ? "met" : "missed");
 	drained = atomic_long_read(&sw_bench_drained);
+	ns = atomic64_read(&sw_bench_drain_ns);
 	sw_out(s, "bench mirror_drained_ns.event=%llu events=%lu\n",
-	       drained ? div64_u64(atomic64_read(&sw_bench_drain_ns), drained) : 0, drained);
+	       drained ? div64_u64(ns, drained) : 0, drained);
+	/* Shared by the wheels, in tenths: beside sw-replay's ns per wheel-event */
+	wheels = sw_live_nr_wheels();
+	per = drained && wheels ? div64_u64(ns * 10, (u64)drained * wheels) : 0;
+	sw_out(s, "bench mirror_drained_ns.wheel_event=%llu.%llu wheels=%u\n", per / 10, per % 10,
+	       wheels);
 }
 
 /* The pairs each CPU times at once, at most: a log's worth between drains */

@@ -709,18 +709,17 @@ static void sw_cpus_free(void)
 
 /**
  * sw_cpus_init - set up a shadow wheel on every CPU
- * @kind:	the geometry of the wheels under study
+ * @geo:	the geometry of the wheels under study, at the kernel's HZ
+ *		(sw_geometry_parse())
  *
  * Return: 0 or a negative error.
  */
-int sw_cpus_init(enum sw_wheel_kind kind)
+int sw_cpus_init(const struct sw_geometry *geo)
 {
 	unsigned int cpu;
 	int ret;
 
-	ret = sw_geometry_init(&sw_geo, kind, HZ);
-	if (ret)
-		return ret;
+	sw_geo = *geo;
 	/* The traffic's own queue always uses mainline's shape */
 	ret = sw_geometry_init(&sw_cancel_geo, SW_WHEEL_MAINLINE, HZ);
 	if (ret)

@@ -51,7 +51,7 @@ struct sw_shadow {
 	unsigned long		cancel_delay;
 };
 
-int sw_cpus_init(enum sw_wheel_kind kind);
+int sw_cpus_init(const struct sw_geometry *geo);
 void sw_cpus_exit(void);
 const struct sw_geometry *sw_cpus_geometry(void);
 

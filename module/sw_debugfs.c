@@ -28,6 +28,7 @@ static u64 sw_ticks_to_ms(unsigned long ticks)
 static int sw_geometry_show(struct seq_file *m, void *unused)
 {
 	const struct sw_geometry *geo = sw_cpus_geometry();
+	char spec[SW_SPEC_MAX];
 	unsigned int lvl;
 
 	seq_printf(m, "wheel %s\nhz %u\nlevels %u\nbuckets %u\ncutoff %lu\ncascade %d\n",
@@ -35,6 +36,8 @@ static int sw_geometry_show(struct seq_file *m, void *unused)
 		   geo->lvl_start[geo->depth], geo->cascade);
 	if (!geo->cascade)
 		seq_printf(m, "timeout_max %lu\n", geo->timeout_max);
+	sw_geometry_format(geo, spec, sizeof(spec));
+	seq_printf(m, "spec %s\n", spec);
 	for (lvl = 0; lvl < geo->depth; lvl++) {
 		unsigned long start = geo->lvl_start[lvl], end = geo->lvl_start[lvl + 1] - 1;
 
@@ -246,12 +249,63 @@ static const struct file_operations sw_live_enable_fops = {
 	.llseek	= default_llseek,
 };
 
+/*
+ * mirror/wheels: the wheels the mirror adds from its next start, as the
+ * mirror_wheels parameter: a write sets them (specs apart by ';', at most
+ * a page), a read gives them back in canonical form
+ */
+static ssize_t sw_live_wheels_write(struct file *file, const char __user *ubuf, size_t len,
+				    loff_t *ppos)
+{
+	char *list;
+	int ret;
+
+	if (len >= PAGE_SIZE) {
+		pr_warn("shadow_wheel: mirror/wheels takes at most %lu bytes\n", PAGE_SIZE - 1);
+		return -EINVAL;
+	}
+	list = memdup_user_nul(ubuf, len);
+	if (IS_ERR(list))
+		return PTR_ERR(list);
+	/* A NUL in the write would hide the rest of it */
+	if (strlen(list) != len) {
+		pr_warn("shadow_wheel: mirror/wheels: a NUL byte in the write\n");
+		ret = -EINVAL;
+	} else {
+		ret = sw_live_set_wheels(list, "mirror/wheels");
+	}
+	kfree(list);
+	return ret ? ret : len;
+}
+
+static ssize_t sw_live_wheels_read(struct file *file, char __user *ubuf, size_t len,
+				   loff_t *ppos)
+{
+	char *buf = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	ssize_t ret;
+
+	if (!buf)
+		return -ENOMEM;
+	ret = simple_read_from_buffer(ubuf, len, ppos, buf, sw_live_print_wheels(buf, PAGE_SIZE));
+	kfree(buf);
+	return ret;
+}
+
+static const struct file_operations sw_live_wheels_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.read	= sw_live_wheels_read,
+	.write	= sw_live_wheels_write,
+	.llseek	= default_llseek,
+};
+
 static void sw_debugfs_mirror_init(struct dentry *parent)
 {
 	struct dentry *dir = debugfs_create_dir("mirror", parent);
 	unsigned int i;
 
 	debugfs_create_file("enable", 0600, dir, NULL, &sw_live_enable_fops);
+	debugfs_create_file("wheels", 0600, dir, NULL, &sw_live_wheels_fops);
 	for (i = 0; i < ARRAY_SIZE(sw_live_files); i++) {
 		void *section = (void *)(unsigned long)sw_live_files[i].section;
 

@@ -15,6 +15,9 @@ int sw_live_start_records(unsigned long nr_records, bool with_own);
 unsigned long sw_live_drain(void);
 void sw_live_stop(void);
 bool sw_live_running(void);
+int sw_live_set_wheels(const char *list, const char *who);
+int sw_live_print_wheels(char *buf, size_t size);
+unsigned int sw_live_nr_wheels(void);
 int sw_live_load(void);
 void sw_live_exit(void);
 

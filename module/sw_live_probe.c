@@ -102,7 +102,9 @@ MODULE_PARM_DESC(mirror_log,
  * The live mirror's two locks, and what nests inside what (outermost
  * first; nothing here is ever taken the other way round):
  *
- *   sw_live_mutex			start, stop, free; a read's snapshot
+ *   kernel_param_lock		a write of mirror_wheels
+ *   sw_live_mutex			start, stop, free; a read's snapshot;
+ *					the wheels the next start adds
  *     cpu_hotplug_lock (read)		tracepoint_probe_register() and
  *					_unregister() switch static keys
  *     sw_live_lock			each batch drained into the mirror,
@@ -132,6 +134,87 @@ MODULE_PARM_DESC(mirror_log,
 DEFINE_RAW_SPINLOCK(sw_live_lock);	/* the logs' reader, the wheels */
 DEFINE_MUTEX(sw_live_mutex);		/* start, stop, free, snapshot */
 struct sw_live sw_live_mirror;
+
+/*
+ * The wheels the mirror adds to its defaults from its next start, each
+ * parsed at the kernel's HZ: the mirror_wheels parameter and debugfs
+ * mirror/wheels set them (sw_live_set_wheels()). Under sw_live_mutex.
+ */
+static struct sw_geometry sw_live_geos[SW_MIRROR_MAX_WHEELS];
+static unsigned int sw_live_nr_geos;
+
+/**
+ * sw_live_set_wheels - the wheels the mirror adds from its next start
+ * @list:	specs apart by ';' (sw_geometry_parse_list()), at the kernel's
+ *		HZ when a spec gives none; empty: none
+ * @who:	the parameter or file it came by, for the message
+ *
+ * At most %SW_MIRROR_MAX_WHEELS less the default wheels (7 at HZ 100,
+ * 250 and 1000; 4 at any other). A running mirror keeps its wheels.
+ *
+ * Return: 0, or -EINVAL, with the message naming the spec at fault, the
+ * parameter and its range; the wheels stay as they were.
+ */
+int sw_live_set_wheels(const char *list, const char *who)
+{
+	unsigned int room = SW_MIRROR_MAX_WHEELS - sw_mirror_nr_default_wheels(HZ);
+	char err[SW_SPEC_ERR_MAX];
+	int nr;
+
+	mutex_lock(&sw_live_mutex);
+	nr = sw_geometry_parse_list(sw_live_geos, room, list, HZ, err, sizeof(err));
+	if (nr >= 0)
+		sw_live_nr_geos = nr;
+	mutex_unlock(&sw_live_mutex);
+	if (nr < 0) {
+		pr_warn("%s: %s\n", who, err);
+		return nr;
+	}
+	return 0;
+}
+
+/**
+ * sw_live_print_wheels - what sw_live_set_wheels() was last given
+ * @buf:	gets the wheels' canonical specs apart by ';', and a newline
+ * @size:	room at @buf
+ *
+ * Each spec is sw_geometry_format()'s, which sw_live_set_wheels() takes
+ * back whatever the default HZ.
+ *
+ * Return: the length written, at most @size - 1.
+ */
+int sw_live_print_wheels(char *buf, size_t size)
+{
+	char spec[SW_SPEC_MAX];
+	unsigned int i;
+	int len = 0;
+
+	mutex_lock(&sw_live_mutex);
+	for (i = 0; i < sw_live_nr_geos; i++) {
+		sw_geometry_format(&sw_live_geos[i], spec, sizeof(spec));
+		len += scnprintf(buf + len, size - len, "%s%s", i ? ";" : "", spec);
+	}
+	mutex_unlock(&sw_live_mutex);
+	return len + scnprintf(buf + len, size - len, "\n");
+}
+
+static int sw_live_wheels_param_set(const char *val, const struct kernel_param *kp)
+{
+	return sw_live_set_wheels(val, kp->name);
+}
+
+static int sw_live_wheels_param_get(char *buf, const struct kernel_param *kp)
+{
+	return sw_live_print_wheels(buf, PAGE_SIZE);
+}
+
+static const struct kernel_param_ops sw_live_wheels_param_ops = {
+	.set	= sw_live_wheels_param_set,
+	.get	= sw_live_wheels_param_get,
+};
+module_param_cb(mirror_wheels, &sw_live_wheels_param_ops, NULL, 0644);
+MODULE_PARM_DESC(mirror_wheels,
+		 "wheels the mirror runs beside its defaults, from its next start: specs apart by ';' (docs/design.rst, \"Any geometry: the spec\"), 16 wheels in all at most");
 
 /* An event of the CPU itself (its timer softirq, its idle), not of a timer */
 static bool sw_live_cpu_event(const struct sw_mirror_event *ev)
@@ -578,6 +661,7 @@ static void sw_live_free(struct sw_live *live)
 {
 	kvfree(live->m);
 	kvfree(live->recs);
+	kvfree(live->hash);
 	kfree(live->slots);
 	kvfree(live->top);
 	sw_live_logs_free(live);
@@ -601,7 +685,9 @@ int sw_live_start_records(unsigned long nr_records, bool with_own)
 {
 	struct sw_live *live = &sw_live_mirror, fresh = {}, old;
 	unsigned long log_entries = READ_ONCE(mirror_log);
+	unsigned int hash_bits = sw_mirror_hash_bits(nr_records);
 	struct task_struct *drainer;
+	unsigned int i;
 	int ret;
 
 	if (!nr_records || nr_records > SW_LIVE_MAX_RECORDS) {
@@ -622,18 +708,22 @@ int sw_live_start_records(unsigned long nr_records, bool with_own)
 	ret = -ENOMEM;
 	fresh.m = kvzalloc(sizeof(*fresh.m), GFP_KERNEL);
 	fresh.recs = kvcalloc(nr_records, sizeof(*fresh.recs), GFP_KERNEL);
+	fresh.hash = kvmalloc_array(1UL << hash_bits, sizeof(*fresh.hash), GFP_KERNEL);
 	fresh.slots = kcalloc(nr_cpu_ids, sizeof(*fresh.slots), GFP_KERNEL);
 	fresh.cpus = kvcalloc(nr_cpu_ids, sizeof(*fresh.cpus), GFP_KERNEL);
 	fresh.top = kvzalloc(sizeof(*fresh.top), GFP_KERNEL);	/* empty */
-	if (!fresh.m || !fresh.recs || !fresh.slots || !fresh.cpus || !fresh.top)
+	if (!fresh.m || !fresh.recs || !fresh.hash || !fresh.slots || !fresh.cpus || !fresh.top)
 		goto fail;
 	ret = sw_live_logs_init(&fresh, log_entries);
 	if (ret)
 		goto fail;
 	ret = sw_mirror_init(fresh.m, HZ, jiffies, fresh.slots, nr_cpu_ids);
+	for (i = 0; !ret && i < sw_live_nr_geos; i++)
+		ret = sw_mirror_add_wheel(fresh.m, &sw_live_geos[i]);
 	if (ret)
 		goto fail;
 	sw_mirror_add_records(fresh.m, fresh.recs, nr_records);
+	sw_mirror_set_hash(fresh.m, fresh.hash, hash_bits);
 	sw_mirror_set_cpus(fresh.m, fresh.cpus, nr_cpu_ids, SW_KERNEL_TIMER_BASES);
 	fresh.nr_recs = nr_records;
 	fresh.with_own = with_own;
@@ -704,6 +794,22 @@ void sw_live_stop(void)
 bool sw_live_running(void)
 {
 	return READ_ONCE(sw_live_mirror.running);
+}
+
+/**
+ * sw_live_nr_wheels - the wheels the mirror runs, or ran when it stopped
+ *
+ * Return: sw_mirror_nr_wheels() of the last mirror started, 0 before the
+ * first start.
+ */
+unsigned int sw_live_nr_wheels(void)
+{
+	unsigned int n;
+
+	mutex_lock(&sw_live_mutex);
+	n = sw_live_mirror.m ? sw_mirror_nr_wheels(sw_live_mirror.m) : 0;
+	mutex_unlock(&sw_live_mutex);
+	return n;
 }
 
 /**

@@ -32,6 +32,7 @@ struct sw_live_order {
  * struct sw_live - the mirror and what feeds it
  * @m:		the mirror, NULL before the first start
  * @recs:	its records
+ * @hash:	its table of records in use, a list per record
  * @slots:	its per-CPU slots, nr_cpu_ids of them
  * @cpus:	its per-CPU models, nr_cpu_ids of them
  * @top:	per real timer function
@@ -55,6 +56,7 @@ struct sw_live_order {
 struct sw_live {
 	struct sw_mirror	*m;
 	struct sw_mirror_rec	*recs;
+	struct hlist_head	*hash;
 	struct sw_mirror_rec	**slots;
 	struct sw_mirror_cpu	*cpus;
 	struct sw_mirror_top	*top;

@@ -18,33 +18,38 @@
 
 static char *geometry = "seed";
 module_param(geometry, charp, 0444);
-MODULE_PARM_DESC(geometry, "wheel geometry: seed (default), mainline or classic");
+MODULE_PARM_DESC(geometry,
+		 "shape of the shadow wheels: seed (default), mainline, classic or any spec at the kernel's HZ (docs/design.rst, \"Any geometry: the spec\")");
 
-static int sw_parse_geometry(const char *name, enum sw_wheel_kind *kind)
+/*
+ * The shadow wheels' geometry from its spec. They tick with jiffies: a
+ * spec may leave hz out or give the kernel's, no other.
+ */
+static int sw_parse_geometry(const char *spec, struct sw_geometry *geo)
 {
-	enum sw_wheel_kind k;
+	char err[SW_SPEC_ERR_MAX];
 
-	for (k = 0; k < SW_WHEEL_NR_KINDS; k++) {
-		if (!strcmp(name, sw_wheel_kind_name(k))) {
-			*kind = k;
-			return 0;
-		}
+	if (sw_geometry_parse(geo, spec, HZ, err, sizeof(err))) {
+		pr_err("geometry=%s: %s\n", spec, err);
+		return -EINVAL;
 	}
-	return -EINVAL;
+	if (geo->hz != HZ) {
+		pr_err("geometry=%s: hz=%u: the shadow wheels tick with jiffies, hz=%u only\n",
+		       spec, geo->hz, HZ);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int __init sw_init(void)
 {
-	const struct sw_geometry *geo;
-	enum sw_wheel_kind kind;
+	struct sw_geometry geo;
 	int ret;
 
-	ret = sw_parse_geometry(geometry, &kind);
-	if (ret) {
-		pr_err("unknown geometry '%s' (seed, mainline or classic)\n", geometry);
+	ret = sw_parse_geometry(geometry, &geo);
+	if (ret)
 		return ret;
-	}
-	ret = sw_cpus_init(kind);
+	ret = sw_cpus_init(&geo);
 	if (ret) {
 		pr_err("cannot set up the shadow wheels at HZ=%d (%pe)\n", HZ, ERR_PTR(ret));
 		return ret;
@@ -62,9 +67,8 @@ static int __init sw_init(void)
 		sw_cpus_exit();
 		return ret;
 	}
-	geo = sw_cpus_geometry();
-	pr_info("%s wheel, HZ=%d, %u levels, %u buckets\n", geometry, HZ, geo->depth,
-		sw_lvl_first_bucket(geo, geo->depth));
+	pr_info("%s wheel, HZ=%d, %u levels, %u buckets\n", geometry, HZ, geo.depth,
+		sw_lvl_first_bucket(&geo, geo.depth));
 	return 0;
 }
 

@@ -11,6 +11,10 @@
 #                                                    fed broken copies
 #   scripts/replay.sh --plot DIR [TRACE...]          per-tick cost and
 #                                                    lateness, as PNGs
+#   scripts/replay.sh --pareto DIR [--grid GRID] [TRACE...]
+#                                                    a sweep's work against
+#                                                    lateness, its Pareto
+#                                                    fronts, as PNGs
 #
 # TRACE is a trace.dat, or one compressed with xz, gzip or zstd
 # (.dat.xz/.gz/.zst); --check and --fuzz take the shipped traces under
@@ -32,6 +36,14 @@
 # wheels and the heap, at the trace's HZ and at 1000; T-lateness.dat and
 # T-lateness.png, the lateness histogram of each wheel at each HZ of the
 # report (its levels summed).
+# --pareto sweeps each trace T (default: the shipped ones) through GRID
+# (sw-replay --sweep: a file or the range syntax; default: the named wheels
+# at HZ 100, 250, 300 and 1000 and 90 other shapes, sw_replay_pareto_grid)
+# and writes into DIR T-pareto.dat, every geometry's timer softirqs/s, p99
+# lateness, idle wakeups/s and late>10% share, then the rows of each Pareto
+# front, and T-pareto.png: softirqs/s against p99 lateness and wakeups/s
+# against the late>10% share, the front (the geometries no other beats on
+# both axes) a staircase, seed, mainline and classic marked by their HZ.
 set -u
 . "$(dirname "$0")/sw-lib.sh"
 
@@ -262,7 +274,7 @@ sw_replay_check_ties()
 
 sw_replay_check()
 {
-	local passed=0 failed=0 f plain
+	local passed=0 failed=0 f plain first=
 	local traces=("$@")
 
 	[ ${#traces[@]} -gt 0 ] || mapfile -t traces < <(sw_replay_traces)
@@ -282,6 +294,7 @@ sw_replay_check()
 		sw_replay_check_bad_spec "$plain" "$f"
 		sw_replay_check_exact_next "$plain" "$f"
 		sw_replay_check_ties "$plain" "$f"
+		[ -n "$first" ] || { first=$f; sw_replay_check_pareto "$plain" "$f"; }
 	done
 	sw_replay_check_abi
 	echo "replay: $passed passed, $failed failed"
@@ -484,6 +497,242 @@ PLOTEND
 	done
 }
 
+# The default grid of --pareto, one spec a line: the named wheels at the
+# HZ choices of Kconfig (100, 250, 300, 1000), and a spread of
+# non-cascading shapes around them (4 to 6 bits, shift 2 to 4, 6 or 9
+# levels, clamped) at those HZ and 500; about 100 geometries
+sw_replay_pareto_grid()
+{
+	local k h b s d
+
+	for k in seed mainline classic; do
+		for h in 100 250 300 1000; do
+			echo "$k,hz=$h"
+		done
+	done
+	for b in 4 5 6; do
+		for s in 2 3 4; do
+			for d in 6 9; do
+				for h in 100 250 300 500 1000; do
+					echo "bits=$b,shift=$s,depth=$d,hz=$h,clamp"
+				done
+			done
+		done
+	done
+}
+
+# The rows of a sweep's JSON ($1) as the Pareto .dat, gnuplot's index:
+# block 0 every geometry, block 1 the Pareto front of softirqs/s against
+# p99 lateness, block 2 that of idle wakeups/s against the late>10% share;
+# a front's rows sorted by its work axis. A geometry is on a front when no
+# other is at most as high on both of its axes and lower on one.
+sw_replay_pareto_dat()
+{
+	python3 -c '
+import json, re, sys
+sweep = json.load(open(sys.argv[1]))
+t = sweep["trace"]
+rows = []
+for r in sweep["rows"]:
+    w = r["wheel"]
+    m = re.fullmatch(r"(seed|mainline|classic)\.([0-9]+)", r["spec"])
+    # rates from the counts (the figures per s are whole numbers), the
+    # values compared as they are printed
+    rows.append({"spec": r["spec"], "kind": m.group(1) if m else "other",
+                 "hz": w["hz"],
+                 "softirq": round(w["softirqs"] / t["seconds"], 2),
+                 "p99": round(r["p99_ms"], 2),
+                 "wakeup": round(w["idle_wakeups"] / t["seconds"], 2),
+                 "late": round(r["late_10pct_permille"] / 10, 1),
+                 "us": round(r["wheel_us_per_s"], 1)})
+def dominates(a, b, x, y):
+    return a[x] <= b[x] and a[y] <= b[y] and (a[x] < b[x] or a[y] < b[y])
+def front(x, y):
+    f = [r for r in rows if not any(dominates(q, r, x, y) for q in rows)]
+    return sorted(f, key=lambda r: (r[x], r[y], r["spec"]))
+cols = "spec kind hz softirq/s p99_ms wakeups/s late>10%_pct wheel_us/s"
+print("# pareto: %s, %d events, %.3f s at HZ %d, %d geometries" %
+      (t["path"], t["events"], t["seconds"], t["hz"], len(rows)))
+blocks = [("every geometry", rows),
+          ("the front of softirq/s against p99_ms", front("softirq", "p99")),
+          ("the front of wakeups/s against late>10%_pct", front("wakeup", "late"))]
+for i, (what, b) in enumerate(blocks):
+    print("%s# index %d: %s\n# %s" % ("\n\n" if i else "", i, what, cols))
+    for r in b:
+        print("%s %s %d %.2f %.2f %.2f %.1f %.1f" % (r["spec"], r["kind"], r["hz"],
+              r["softirq"], r["p99"], r["wakeup"], r["late"], r["us"]))
+' "$1"
+}
+
+# Whether the Pareto .dat $1 holds true fronts, by its numbers alone: for
+# each front (block 1: columns 4 and 5, block 2: 6 and 7), it is not
+# empty, its rows are rows of block 0 and none of them is dominated by a
+# row of block 0, and every row of block 0 not on it is dominated by one
+# of its rows. Prints what it found; exits 1 on a false front
+sw_replay_pareto_verify()
+{
+	awk '
+	BEGIN { b = -1 }
+	/^# index [0-9]+:/ { b = $3 + 0; next }
+	/^#/ || /^$/ { next }
+	b >= 0 {
+		n[b]++
+		for (c = 1; c <= 7; c++)
+			v[b, n[b], c] = $c
+		if (b)
+			on[b, $1] = 1
+	}
+	function dom(ba, a, bb, o, x, y) {
+		return v[ba, a, x] + 0 <= v[bb, o, x] + 0 && v[ba, a, y] + 0 <= v[bb, o, y] + 0 &&
+		       (v[ba, a, x] + 0 < v[bb, o, x] + 0 || v[ba, a, y] + 0 < v[bb, o, y] + 0)
+	}
+	END {
+		bad = 0
+		for (f = 1; f <= 2; f++) {
+			x = 2 * f + 2
+			y = x + 1
+			err = ""
+			if (!n[f])
+				err = err " empty"
+			for (i = 1; i <= n[f]; i++) {
+				known = 0
+				for (j = 1; j <= n[0]; j++) {
+					if (v[0, j, 1] == v[f, i, 1])
+						known = 1
+					if (dom(0, j, f, i, x, y))
+						err = err " " v[f, i, 1] "(dominated by " v[0, j, 1] ")"
+				}
+				if (!known)
+					err = err " " v[f, i, 1] "(not a row)"
+			}
+			off = 0
+			for (j = 1; j <= n[0]; j++) {
+				if ((f, v[0, j, 1]) in on)
+					continue
+				off++
+				for (i = 1; i <= n[f]; i++)
+					if (dom(f, i, 0, j, x, y))
+						break
+				if (i > n[f])
+					err = err " " v[0, j, 1] "(off the front, not dominated)"
+			}
+			printf "%sfront %d: %d rows, %d off it dominated%s", (f > 1 ? "; " : ""),
+				f, n[f], off, (err != "" ? ", FALSE:" err : "")
+			bad += (err != "")
+		}
+		printf " (of %d rows)\n", n[0]
+		exit (bad != 0 || !n[0])
+	}' "$1"
+}
+
+# The Pareto plot of the sweep of the trace $2 through the grid $3 (a
+# file), into DIR $1: T-pareto.dat (sw_replay_pareto_dat) and T-pareto.png,
+# two panels, each every geometry, its front as a staircase, the named
+# wheels marked by kind and labelled by HZ
+sw_replay_pareto_one()
+{
+	local dir=$1 f=$2 grid=$3 plain name dat out
+
+	plain=$(sw_replay_plain "$f") || exit 1
+	name=$(basename "$f")
+	name=${name%%.dat*}
+	dat=$dir/$name-pareto.dat
+	"$SW_REPLAY_DIR/sw-replay" --sweep "$grid" --json "$plain" >"$work/pareto.json" ||
+		sw_die "replay: sw-replay --sweep $f failed"
+	sw_replay_pareto_dat "$work/pareto.json" | sed "s|$work/[^ ,]*\.plain|$f|" >"$dat"
+	[ "${PIPESTATUS[0]}" -eq 0 ] || sw_die "replay: no sweep rows for $f"
+	sw_gnuplot_png "$dir/$name-pareto.png" 1600 750 <<PLOTEND
+set multiplot layout 1,2 title "$name: $(sed -n 's/^# pareto: [^,]*, //p' "$dat"); lower left is better"
+set key below horizontal
+set grid
+set autoscale fix
+set offsets graph 0.03, graph 0.1, graph 0.05, graph 0.05
+kinds = 'seed mainline classic'
+pts = '9 5 13'
+up = '0.7 -0.7 0.7'
+array ptitle[2] = ['timer softirqs against p99 lateness', \\
+	'idle wakeups against the share of timers run late']
+array pxlabel[2] = ['timer softirqs/s, all CPUs', 'idle wakeups/s, all CPUs']
+array pylabel[2] = ['p99 lateness of the expired timers, ms', \\
+	'expired timers run later than a tenth of their timeout, %']
+# Panel p: column 2p + 3 against 2p + 2, its front at index p
+do for [p = 1:2] {
+	x = 2 * p + 2
+	y = x + 1
+	set title ptitle[p]
+	set xlabel pxlabel[p]
+	set ylabel pylabel[p]
+	plot '$dat' index 0 using x:y with points pt 7 ps 0.7 lc rgb 'gray60' title 'other geometries', \\
+		'' index p using x:y with steps lw 2 lc rgb 'black' title 'Pareto front', \\
+		'' index p using x:y with points pt 6 ps 2.5 lw 1.5 lc rgb 'black' title 'on the front', \\
+		for [i = 1:3] '' index 0 using x:(strcol(2) eq word(kinds, i) ? column(y) : NaN) \\
+			with points pt (word(pts, i) + 0) ps 1.4 lc i title word(kinds, i) . ' (label: HZ)', \\
+		for [i = 1:3] '' index 0 using x:(strcol(2) eq word(kinds, i) ? column(y) : NaN):3 \\
+			with labels offset char 1.2, (word(up, i) + 0) left tc lt i notitle
+}
+unset multiplot
+PLOTEND
+	out=$(sw_replay_pareto_verify "$dat") || sw_die "replay: $dat: $out"
+	echo "replay: $f: $dir/$name-pareto.png ($out)"
+}
+
+sw_replay_pareto()
+{
+	local dir=$1 grid=$work/pareto.grid f
+	local traces=("${@:2}")
+
+	if [ "${traces[0]:-}" = --grid ]; then
+		[ ${#traces[@]} -ge 2 ] || sw_die "replay: --grid needs a GRID"
+		grid=${traces[1]}
+		traces=("${traces[@]:2}")
+	else
+		sw_replay_pareto_grid >"$grid"
+	fi
+	[ ${#traces[@]} -gt 0 ] || mapfile -t traces < <(sw_replay_traces)
+	[ ${#traces[@]} -gt 0 ] || sw_die "replay: no trace to plot"
+	mkdir -p "$dir" || sw_die "cannot create $dir"
+	for f in "${traces[@]}"; do
+		sw_replay_pareto_one "$dir" "$f" "$grid"
+	done
+}
+
+# The Pareto step on the trace $1 (named $2), the default grid: the fronts
+# its .dat holds are true ones (sw_replay_pareto_verify, which shares no
+# code with their computation); and the verification tells false fronts
+# apart: the first front without its first row, or with a row off it
+sw_replay_check_pareto()
+{
+	local out rc off row
+
+	sw_replay_pareto_grid >"$work/pareto.grid"
+	"$SW_REPLAY_DIR/sw-replay" --sweep "$work/pareto.grid" --json "$1" >"$work/pareto.json" &&
+		sw_replay_pareto_dat "$work/pareto.json" >"$work/pareto.dat"
+	rc=$?
+	out=$(sw_replay_pareto_verify "$work/pareto.dat") || rc=1
+	sw_replay_result $rc "$2" "pareto: $out"
+	[ $rc -eq 0 ] || return
+
+	awk '{ print } /^# index 1:/ { getline; print; getline }' "$work/pareto.dat" >"$work/pareto.bad"
+	out=$(sw_replay_pareto_verify "$work/pareto.bad")
+	[ $? -eq 1 ] && [[ $out == *"(off the front, not dominated)"* ]]
+	rc=$?
+	out=${out#*FALSE:}
+	sw_replay_result $rc "$2" "pareto: the first front without its first row is told false:${out%%;*}"
+
+	off=$(awk '/^# index [0-9]+:/ { b = $3 + 0 } /^#/ || !NF { next }
+		   !b { row[++n] = $1 } b == 1 { on[$1] = 1 }
+		   END { for (i = 1; i <= n; i++) if (!(row[i] in on)) { print row[i]; exit } }' \
+		"$work/pareto.dat")
+	row=$(awk -v spec="$off" '$1 == spec { print; exit }' "$work/pareto.dat")
+	awk -v row="$row" '{ print } /^# index 1:/ { getline; print; print row }' \
+		"$work/pareto.dat" >"$work/pareto.bad"
+	out=$(sw_replay_pareto_verify "$work/pareto.bad")
+	[ $? -eq 1 ] && [ -n "$off" ] && [[ $out == *"$off(dominated by "* ]]
+	rc=$?
+	out=${out#*FALSE:}
+	sw_replay_result $rc "$2" "pareto: the first front with $off, off it, is told false:${out%%;*}"
+}
+
 make -C "$SW_REPLAY_DIR" sw-replay >/dev/null || sw_die "replay: building tools/sw-replay FAILED"
 case "${1:-}" in
 --check)
@@ -499,8 +748,13 @@ case "${1:-}" in
 	shift
 	sw_replay_plot "$@"
 	;;
+--pareto)
+	[ $# -ge 2 ] || sw_die "usage: $0 --pareto DIR [--grid GRID] [TRACE...]"
+	shift
+	sw_replay_pareto "$@"
+	;;
 "")
-	sw_die "usage: $0 [--check|--fuzz [--runs N]|--plot DIR] [sw-replay options] TRACE..."
+	sw_die "usage: $0 [--check|--fuzz [--runs N]|--plot DIR|--pareto DIR [--grid GRID]] [sw-replay options] TRACE..."
 	;;
 *)
 	args=()

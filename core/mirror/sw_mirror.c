@@ -123,7 +123,9 @@ static void sw_mirror_build_wheel(struct sw_mirror *m, const struct sw_geometry 
 	memset(w, 0, sizeof(*w));
 	sw_hz_init(&w->hz, m->khz, geo->hz);
 	sw_hz_rebase(&w->hz, m->now);
-	sw_base_init(&w->base, geo, sw_hz_clock(&w->hz, m->now));
+	w->clock_j = m->now;
+	w->clock_v = sw_hz_clock(&w->hz, m->now);
+	sw_base_init(&w->base, geo, w->clock_v);
 	for (lvl = 0; lvl < SW_MAX_DEPTH; lvl++) {
 		w->lat[lvl].min = LONG_MAX;
 		w->lat[lvl].max = LONG_MIN;
@@ -163,11 +165,14 @@ int sw_mirror_init_wheels(struct sw_mirror *m, unsigned int khz, unsigned long n
 	if (sw_geometry_init(&geo, SW_WHEEL_MAINLINE, khz))
 		return -EINVAL;
 	memset(m, 0, sizeof(*m));
+	m->hash = m->own_hash;
+	m->hash_bits = SW_MIRROR_HASH_BITS;
 	m->khz = khz;
 	m->budget = SW_MIRROR_BUDGET;
 	m->grace = SW_MIRROR_GRACE;
 	m->cpu_budget = SW_SIRQ_BUDGET;
 	m->now = now;
+	m->caught_j = now;
 	hz[nr_hz++] = khz;
 	for (i = 0; defaults && i < ARRAY_SIZE(sw_mirror_vhz); i++) {
 		if (sw_mirror_vhz[i] != khz)
@@ -189,6 +194,23 @@ int sw_mirror_init_wheels(struct sw_mirror *m, unsigned int khz, unsigned long n
 	for (i = 0; i < nr_slots; i++)
 		slots[i] = NULL;
 	return 0;
+}
+
+/**
+ * sw_mirror_nr_default_wheels - how many wheels sw_mirror_init() sets up
+ * @khz:	the kernel's HZ
+ *
+ * Return: 9, seed, mainline and classic at 100, 250 and 1000; 12 when
+ * @khz is none of those. %SW_MIRROR_MAX_WHEELS less that is the room
+ * left for sw_mirror_add_wheel().
+ */
+unsigned int sw_mirror_nr_default_wheels(unsigned int khz)
+{
+	unsigned int nr_hz = 1, i;
+
+	for (i = 0; i < ARRAY_SIZE(sw_mirror_vhz); i++)
+		nr_hz += sw_mirror_vhz[i] != khz;
+	return nr_hz * SW_WHEEL_NR_KINDS;
 }
 
 /**
@@ -306,9 +328,46 @@ void sw_mirror_add_records(struct sw_mirror *m, struct sw_mirror_rec *recs, unsi
 	}
 }
 
+/**
+ * sw_mirror_hash_bits - the size of a table for so many records
+ * @nr_records:	the records the caller gives the mirror
+ *
+ * Return: the bits of a table of at least as many lists as records, and
+ * never fewer than the mirror's own table has (%SW_MIRROR_HASH_BITS).
+ */
+unsigned int sw_mirror_hash_bits(unsigned long nr_records)
+{
+	unsigned int bits = SW_MIRROR_HASH_BITS;
+
+	while (bits < 30 && (1UL << bits) < nr_records)
+		bits++;
+	return bits;
+}
+
+/**
+ * sw_mirror_set_hash - a table of records in use sized to the records
+ * @m:		the mirror, before its first event
+ * @table:	2^@bits lists; the caller keeps it until it stops the mirror
+ * @bits:	sw_mirror_hash_bits() of the records given it, or more
+ *
+ * The mirror's own table has 2^%SW_MIRROR_HASH_BITS lists: with many more
+ * records in use than that, every event's lookup walks a long list of
+ * them. A table with a list per record keeps that to a few, as
+ * alloc_large_system_hash() sizes the kernel's tables to memory.
+ */
+void sw_mirror_set_hash(struct sw_mirror *m, struct hlist_head *table, unsigned int bits)
+{
+	unsigned long i;
+
+	for (i = 0; i < 1UL << bits; i++)
+		INIT_HLIST_HEAD(&table[i]);
+	m->hash = table;
+	m->hash_bits = bits;
+}
+
 static struct hlist_head *sw_mirror_bucket(struct sw_mirror *m, const void *timer)
 {
-	return &m->hash[hash_ptr(timer, SW_MIRROR_HASH_BITS)];
+	return &m->hash[hash_ptr(timer, m->hash_bits)];
 }
 
 /*
@@ -407,7 +466,7 @@ static void sw_mirror_release(struct sw_mirror *m, struct sw_mirror_rec *r)
 {
 	sw_mirror_undetach(m, r);
 	sw_mirror_unplace(m, r);
-	sw_sirq_release(r);
+	sw_sirq_release(m, r);
 	hlist_del_init(&r->hash);
 	r->state = SW_REC_FREE;
 	hlist_add_head(&r->hash, &m->free);
@@ -746,15 +805,24 @@ static bool sw_mirror_catch_up(struct sw_mirror *m, unsigned long j, bool throug
 	bool caught_up = true;
 	unsigned int w;
 
+	/*
+	 * Every wheel caught up to this jiffy already, as most events of a
+	 * jiffy find them: a wheel's clock never goes back, so there is no
+	 * tick to run (the clocks' rebase changes no tick, and waits)
+	 */
+	if (!through && j == m->caught_j)
+		return true;
 	for (w = 0; w < m->nr_wheels; w++) {
 		struct sw_mirror_wheel *wh = &m->wheels[w];
 
 		sw_hz_rebase(&wh->hz, m->now);
-		if (!sw_mirror_catch_up_wheel(m, wh, sw_hz_clock(&wh->hz, j) + through)) {
+		if (!sw_mirror_catch_up_wheel(m, wh, sw_mirror_clock(wh, j) + through)) {
 			wh->counts.behind++;
 			caught_up = false;
 		}
 	}
+	if (!through && caught_up)
+		m->caught_j = j;
 	return caught_up;
 }
 
@@ -1010,7 +1078,8 @@ void sw_mirror_read_figures(const struct sw_mirror *m, struct sw_mirror_figures 
  *
  * seen = cancelled + expired + pending + dropped; pending is the number
  * of records in use; each wheel holds the timer of every record in use
- * but those its clock ran; the cancels held are records detached.
+ * but those its clock ran; the cancels held are records detached; each
+ * CPU modelled counts the records on its timer list.
  * Walks every record in use: for a read, not for every event.
  *
  * Return: true if they hold.
@@ -1023,7 +1092,7 @@ bool sw_mirror_consistent(const struct sw_mirror *m)
 
 	if (m->seen != m->cancelled + m->expired + m->pending + m->dropped)
 		return false;
-	for (i = 0; i < ARRAY_SIZE(m->hash); i++) {
+	for (i = 0; i < 1UL << m->hash_bits; i++) {
 		hlist_for_each_entry(r, &m->hash[i], hash) {
 			in_use++;
 			if (r->state == SW_REC_FREE)
@@ -1046,6 +1115,18 @@ bool sw_mirror_consistent(const struct sw_mirror *m)
 	}
 	for (i = 0; i < m->nr_wheels; i++) {
 		if (m->wheels[i].base.nr_pending + m->wheels[i].ran_pending != m->pending)
+			return false;
+	}
+	/* A CPU's count of its timers is what its walks are charged */
+	for (i = 0; i < m->nr_cpus; i++) {
+		unsigned long n = 0;
+
+		list_for_each_entry(r, &m->cpus[i].timers, on_cpu) {
+			if (r->state == SW_REC_FREE || r->listed_cpu != i)
+				return false;
+			n++;
+		}
+		if (n != m->cpus[i].nr_timers)
 			return false;
 	}
 	return true;

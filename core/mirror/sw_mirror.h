@@ -28,6 +28,12 @@
  * runs the events again in batches.
  */
 #define SW_MIRROR_MAX_WHEELS	16
+
+/*
+ * The table of records in use, by timer, the mirror keeps of its own: a
+ * caller with many more records gives it a larger one, sized to them
+ * (sw_mirror_set_hash()), so that a lookup stays a few records long
+ */
 #define SW_MIRROR_HASH_BITS	10
 
 /*
@@ -54,6 +60,7 @@ enum sw_mirror_ev_type {
 #define SW_EVF_IDX	0x1U	/* @tflags holds the kernel's bucket index (START) */
 #define SW_EVF_BUCKET	0x2U	/* @bucket_expiry of a START is known (6.12) */
 #define SW_EVF_EXPIRES	0x4U	/* @expires of an EXPIRE is timer->expires */
+#define SW_EVF_EARLIEST	0x8U	/* @expires of a SOFTIRQ_ENTRY: the earliest jiffies it ran at */
 
 /**
  * struct sw_mirror_event - one event of the kernel's timer tracepoints
@@ -62,7 +69,9 @@ enum sw_mirror_ev_type {
  * @cpu:	the CPU the probe ran on
  * @now:	jiffies when it ran
  * @expires:	START: the expiry (6.1's argument, 6.12's timer->expires);
- *		EXPIRE: timer->expires if %SW_EVF_EXPIRES
+ *		EXPIRE: timer->expires if %SW_EVF_EXPIRES; SOFTIRQ_ENTRY: if
+ *		%SW_EVF_EARLIEST, the earliest jiffies it can have run at,
+ *		@now the latest (a trace's softirq_entry carries no jiffies)
  * @bucket_expiry: START: the tick the kernel will run it at, if
  *		%SW_EVF_BUCKET (6.12's timer_start)
  * @baseclk:	EXPIRE: the tick the kernel's base ran it at
@@ -122,6 +131,7 @@ enum sw_mirror_state {
  * @reason:	the differential's reason at its last placement
  * @due:	its bucket was due when it was cancelled
  * @cancel_cpu:	the CPU its cancel came from
+ * @listed_cpu:	the CPU whose timer list @on_cpu is on, when on one
  * @on_cpu:	on the timer list of its base's CPU (&sw_mirror_cpu.timers),
  *		when the mirror models the CPUs (sw_mirror_set_cpus())
  * @lvl:	the level each wheel placed it at
@@ -140,6 +150,7 @@ struct sw_mirror_rec {
 	u8			reason;
 	bool			due;
 	unsigned int		cancel_cpu;
+	unsigned int		listed_cpu;
 	struct list_head	on_cpu;
 	u8			lvl[SW_MIRROR_MAX_WHEELS];
 	struct sw_timer		ent[SW_MIRROR_MAX_WHEELS];
@@ -215,6 +226,7 @@ struct sw_sirq_wheel {
 	SW_EM(SW_SIRQ_HISTORY, "history")	/* ran a timer from before the trace */ \
 	SW_EM(SW_SIRQ_TMIGR, "tmigr")		/* 6.12: global timers taken over */ \
 	SW_EM(SW_SIRQ_IDLE_TICK, "idle_tick")	/* the tick kept running in idle */ \
+	SW_EM(SW_SIRQ_RERUN, "rerun")		/* raised again while a run was on */ \
 	SW_EM(SW_SIRQ_UNMODELLED, "unmodelled")	/* its CPU's model was over budget */ \
 	SW_EM(SW_SIRQ_UNPREDICTED, "unpredicted") /* recorded, unexplained */	\
 	SW_EM_LAST(SW_SIRQ_MISSED, "missed")	/* predicted, unexplained */)
@@ -261,6 +273,16 @@ struct sw_sirq_pred {
  * @run_remote:	of those, of timers on another CPU's base
  * @run_idle:	the CPU was idle, as modelled, when it began
  * @run_unmodelled: the CPU's model was reset when it began (over budget)
+ * @run_rerun:	it began at the jiffies its CPU's previous run ended at or
+ *		before: if it runs no timer, TIMER_SOFTIRQ was raised
+ *		again while that run was pending or running
+ * @last_j:	jiffies of the CPU's previous run (the latest it can have
+ *		come at), if @have_last
+ * @have_last:	a run came before
+ * @run_old:	predictions too old for the run when it began, held at the
+ *		front of @pred for its first expire_entry: if that ran a
+ *		timer due by then (baseclk), the run is theirs, raised by a
+ *		tick that came late; else they were missed
  */
 struct sw_sirq_diff {
 	unsigned long		recorded;
@@ -277,16 +299,27 @@ struct sw_sirq_diff {
 	unsigned int		run_remote;
 	bool			run_idle;
 	bool			run_unmodelled;
+	bool			run_rerun;
+	bool			have_last;
+	unsigned long		last_j;
+	unsigned int		run_old;
 };
 
 /**
  * struct sw_mirror_cpu - what the mirror models of one CPU: its timer
  *	bases' next_expiry per wheel, its idleness, its softirqs
  * @timers:	the records of the timers on its bases (&sw_mirror_rec.on_cpu)
+ * @nr_timers:	on @timers: a walk of them is charged to the event's budget
+ *		whole, before it starts
  * @seen:	an event on it came: its ticks are followed from then on;
  *		cleared when its model ran out of an event's budget, and
  *		set again by the next own event whose recompute fits in one
  * @idle:	it is idle (IDLE_ENTER seen, IDLE_EXIT not yet)
+ * @caught_j:	while @seen, the jiffy its ticks were last caught up to:
+ *		every wheel's tick is there or beyond
+ * @idle_unsure: 6.1: idle since @idle_at, its tick perhaps kept and its
+ *		bases not recomputed (sw_softirq.c)
+ * @idle_at:	jiffies of that idle entry
  * @resets:	times its model ran out of an event's budget
  * @diff:	the softirq differential (the kernel wheel's model against
  *		its recorded softirqs)
@@ -296,8 +329,12 @@ struct sw_sirq_diff {
  */
 struct sw_mirror_cpu {
 	struct list_head	timers;
+	unsigned long		nr_timers;
 	bool			seen;
 	bool			idle;
+	unsigned long		caught_j;
+	bool			idle_unsure;
+	unsigned long		idle_at;
 	unsigned long		resets;
 	struct sw_sirq_diff	diff;
 	struct sw_sirq_wheel	wheel[SW_MIRROR_MAX_WHEELS];
@@ -356,15 +393,34 @@ struct sw_mirror_wheel_counts {
  * @lat:	lateness of expired timers per level of placement: its tick
  *		minus the kernel's expiry converted to its HZ
  * @counts:	what it counts of itself, the figures of scope "count"
+ * @clock_j:	the jiffy whose tick in @hz was asked for last
+ * @clock_v:	that tick, sw_mirror_clock()
  */
 struct sw_mirror_wheel {
 	struct sw_base			base;
 	struct sw_hz			hz;
+	unsigned long			clock_j;
+	unsigned long			clock_v;
 	unsigned long			busy[SW_MIRROR_BUSY_RING];
 	unsigned long			ran_pending;
 	struct sw_mirror_lateness	lat[SW_MAX_DEPTH];
 	struct sw_mirror_wheel_counts	counts;
 };
+
+/*
+ * The tick of wheel @wh in progress at jiffy @j, sw_hz_clock(): an event
+ * asks for its jiffy's once for the wheels and once for each CPU whose
+ * model it catches up, and the events of a jiffy come together. The last
+ * one is kept; a rebase of @wh->hz changes no tick.
+ */
+static inline unsigned long sw_mirror_clock(struct sw_mirror_wheel *wh, unsigned long j)
+{
+	if (j != wh->clock_j) {
+		wh->clock_j = j;
+		wh->clock_v = sw_hz_clock(&wh->hz, j);
+	}
+	return wh->clock_v;
+}
 
 /**
  * struct sw_mirror_wheel_outcome - one wheel's part of an event's outcome
@@ -449,7 +505,9 @@ struct sw_mirror_outcome {
  *		added, in the order they were
  * @started:	an event was handled, or the clocks advanced: no wheel can
  *		be added any more
- * @hash:	records in use, by timer
+ * @hash:	records in use, by timer: @own_hash or the caller's
+ * @hash_bits:	its size, 2^@hash_bits lists
+ * @own_hash:	the table the mirror keeps of its own
  * @free:	records not in use
  * @detached:	records (DUE_)DETACHED, oldest cancel first
  * @slots:	per CPU, the record whose cancel was that CPU's last event
@@ -475,6 +533,7 @@ struct sw_mirror_outcome {
  * @exact_next:	the stale-next_expiry rule off: a delete recomputes the
  *		base's next_expiry (a model the kernel does not follow, for
  *		the test that the differential tells them apart)
+ * @caught_j:	the jiffy every wheel was last caught up to, whole
  * @cpu_events:	events of the CPUs themselves (SW_MC_CPU)
  * @idle_events: of those, idle entries and exits
  */
@@ -487,7 +546,9 @@ struct sw_mirror {
 	unsigned int		grace;
 	unsigned long		now;
 	struct sw_mirror_wheel	wheels[SW_MIRROR_MAX_WHEELS];
-	struct hlist_head	hash[1 << SW_MIRROR_HASH_BITS];
+	struct hlist_head	*hash;
+	unsigned int		hash_bits;
+	struct hlist_head	own_hash[1 << SW_MIRROR_HASH_BITS];
 	struct hlist_head	free;
 	struct list_head	detached;
 	struct sw_mirror_rec	**slots;
@@ -508,6 +569,7 @@ struct sw_mirror {
 	unsigned long		cpu_budget;
 	unsigned long		cpu_work;
 	bool			exact_next;
+	unsigned long		caught_j;
 	unsigned long		cpu_events;
 	unsigned long		idle_events;
 };
@@ -581,8 +643,11 @@ int sw_mirror_init(struct sw_mirror *m, unsigned int khz, unsigned long now,
 int sw_mirror_init_wheels(struct sw_mirror *m, unsigned int khz, unsigned long now,
 			  struct sw_mirror_rec **slots, unsigned int nr_slots, bool defaults);
 int sw_mirror_add_wheel(struct sw_mirror *m, const struct sw_geometry *geo);
+unsigned int sw_mirror_nr_default_wheels(unsigned int khz);
 int sw_mirror_wheel_name(const struct sw_geometry *geo, char *buf, size_t size);
 void sw_mirror_add_records(struct sw_mirror *m, struct sw_mirror_rec *recs, unsigned int n);
+void sw_mirror_set_hash(struct sw_mirror *m, struct hlist_head *table, unsigned int bits);
+unsigned int sw_mirror_hash_bits(unsigned long nr_records);
 void sw_mirror_set_budget(struct sw_mirror *m, unsigned int budget);
 void sw_mirror_set_cpus(struct sw_mirror *m, struct sw_mirror_cpu *cpus, unsigned int nr_cpus,
 			enum sw_mirror_bases bases);
@@ -607,6 +672,7 @@ const char *sw_sirq_verdict_name(enum sw_sirq_verdict v);
  * @spurious_paired: of those, paired with a predicted raise
  * @predicted:	the kernel wheel's model's
  * @pending:	of those, not yet matched nor given up on (the last few)
+ * @timers:	the records on its bases, pending or cancelled and undecided
  * @verdict:	per &enum sw_sirq_verdict
  */
 struct sw_sirq_cpu_figures {
@@ -618,6 +684,7 @@ struct sw_sirq_cpu_figures {
 	unsigned long	spurious_paired;
 	unsigned long	predicted;
 	unsigned long	pending;
+	unsigned long	timers;
 	unsigned long	resets;
 	unsigned long	verdict[SW_SIRQ_NR_VERDICTS];
 };

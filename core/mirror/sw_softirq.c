@@ -29,6 +29,18 @@
  * runs in the same softirq (deferrable timers ride along; they never wake
  * a CPU).
  *
+ * 6.12 traces the tick's stop (timer_base_idle), but 6.1's idle events are
+ * cpu_idle's, traced on every pass of the idle loop whether the tick was
+ * stopped or kept: tick_nohz_next_event() keeps it, and does not call
+ * get_next_timer_interrupt(), so recomputes nothing, while
+ * rcu_needs_cpu() (RCU callbacks queued on the CPU), irq_work or a
+ * pending timer softirq need the CPU. A kept tick ends the idle period on
+ * the next tick (default_idle_call() returns on each interrupt). So on
+ * 6.1 an idle CPU's tick is taken as kept, the CPU ticking as if awake
+ * and its bases as they were, until it has stayed idle for more than
+ * %SW_SIRQ_WINDOW ticks (under emulation a tick comes that late): then the
+ * tick was stopped, and the recompute done at the idle entry.
+ *
  * The mirror keeps this per CPU for each of its wheels (struct
  * sw_mirror_cpu, from the caller): a timer is on the bases of the CPU its
  * flags name, the base its flags choose, at the tick the wheel placed it
@@ -43,16 +55,31 @@
  * softirq_entry events of TIMER_SOFTIRQ the CPU recorded. A recorded run
  * at jiffy j takes the predictions up to j: the one at j agrees; failing
  * that, the latest one ran late (the softirq went to ksoftirqd, or waited
- * for interrupts to come back on); the others were raised again while a
- * raise was pending (coalesced). A prediction that no run took within
- * %SW_SIRQ_WINDOW ticks was missed; on an idle 6.12 CPU whose only due base
- * was BASE_GLOBAL it was the timer migration hierarchy's (tmigr): another
- * CPU ran those timers. A recorded run nothing predicted ran a timer from
- * before the trace (history, whose base the model could not know), or on
- * 6.12 another CPU's global timers (tmigr, tmigr_handle_remote()), or came
- * while the model had the CPU idle (idle_tick: the tick was not stopped,
- * tick_nohz_idle_stop_tick() keeps it when the next event is a tick away or
- * RCU needs the CPU); else it is unpredicted.
+ * for interrupts to come back on, or the CPU's tick itself came late);
+ * the others were raised again while a raise was pending (coalesced). A
+ * trace's run that ran no timer is known only to lie between the events
+ * around it, jiffies lo to j: it takes the predictions up to lo, failing
+ * those the first one up to j, which agrees; a later one is the next
+ * run's. A prediction that no run took within %SW_SIRQ_WINDOW ticks was
+ * missed, unless the next run's first timer was due by then (its baseclk,
+ * the base's clock __run_timers() had caught up from): under emulation a
+ * CPU's tick comes many ticks late, jiffies having advanced by several
+ * at once (tick_do_update_jiffies64()), and that run is the raise, late,
+ * the ones before it coalesced into it.
+ * A missed one on an idle 6.12 CPU whose only due base was BASE_GLOBAL
+ * was the timer migration hierarchy's (tmigr): another CPU ran those
+ * timers. A recorded run nothing predicted ran a timer from before the
+ * trace (history, whose base the model could not know), or on 6.12
+ * another CPU's global timers (tmigr, tmigr_handle_remote()), or ran
+ * none and came at the jiffies of the CPU's previous run (rerun:
+ * TIMER_SOFTIRQ raised again while that run was pending or running, and
+ * run again by handle_softirqs()'s restart or by ksoftirqd, the bases
+ * recomputed by then; under emulation a late tick's successor comes
+ * early, tick_sched_timer() forwarding it to the next period, and can
+ * land inside the run), or came while the model had the CPU idle
+ * (idle_tick: the tick was not stopped, tick_nohz_idle_stop_tick() keeps
+ * it when the next event is a tick away or RCU needs the CPU); else it is
+ * unpredicted.
  */
 #include <linux/bitops.h>
 #include <linux/kernel.h>
@@ -169,8 +196,11 @@ static void sw_sirq_min(unsigned int b, unsigned long tk, unsigned int mask, uns
  * @next gets the first tick after @t of a timer pending there
  * (__next_timer_interrupt()), and @found the bases that have one; @runs,
  * if not NULL, whether a timer is due in (@from, @t], which a run at @t
- * runs. Each timer visited is charged to the event's budget: false, and
- * nothing to go by, if it ran out.
+ * runs. Each timer on the list is charged to the event's budget, all of
+ * them before the walk: false, and nothing to go by, if that is more than
+ * is left. A CPU with more timers than the budget then costs nothing to
+ * give up on, on each of its events, rather than a walk of the budget's
+ * worth of them.
  */
 static bool sw_sirq_scan(struct sw_mirror *m, const struct sw_mirror_cpu *c, unsigned int w,
 			 unsigned int mask, unsigned long from, unsigned long t,
@@ -183,12 +213,15 @@ static bool sw_sirq_scan(struct sw_mirror *m, const struct sw_mirror_cpu *c, uns
 	*found = 0;
 	if (runs)
 		*runs = false;
+	/* cpu_work never passes cpu_budget */
+	if (c->nr_timers > m->cpu_budget - m->cpu_work) {
+		m->cpu_work = m->cpu_budget;
+		return false;
+	}
+	m->cpu_work += c->nr_timers;
 	list_for_each_entry(r, &c->timers, on_cpu) {
 		unsigned long tk;
 
-		if (m->cpu_work >= m->cpu_budget)
-			return false;
-		m->cpu_work++;
 		if (r->state != SW_REC_PENDING)
 			continue;
 		tk = sw_sirq_tick_of(m, r, w);
@@ -286,11 +319,58 @@ static void sw_sirq_unmatched(struct sw_sirq_diff *d, const struct sw_sirq_pred 
 	d->verdict[tmigr ? SW_SIRQ_TMIGR : SW_SIRQ_MISSED]++;
 }
 
-/* Drop the oldest @n predictions */
-static void sw_sirq_drop(struct sw_sirq_diff *d, unsigned int n)
+/* Drop @n predictions from the @at-th on */
+static void sw_sirq_drop(struct sw_sirq_diff *d, unsigned int at, unsigned int n)
 {
-	memmove(d->pred, d->pred + n, (d->nr_pred - n) * sizeof(*d->pred));
+	memmove(d->pred + at, d->pred + at + n, (d->nr_pred - at - n) * sizeof(*d->pred));
 	d->nr_pred -= n;
+}
+
+/*
+ * The run in progress takes the @n predictions from the @at-th on: the
+ * last is its raise, verdict @v, the others were raised again while it was
+ * pending; all of them, if the run had its raise already
+ */
+static void sw_sirq_take(struct sw_sirq_diff *d, unsigned int at, unsigned int n,
+			 enum sw_sirq_verdict v)
+{
+	unsigned int i;
+
+	for (i = 0; i + 1 < n; i++)
+		d->verdict[SW_SIRQ_COALESCED]++;
+	d->verdict[d->run_matched ? SW_SIRQ_COALESCED : v]++;
+	d->run_matched = true;
+	sw_sirq_drop(d, at, n);
+}
+
+/*
+ * The first expire_entry of a run that came more than %SW_SIRQ_WINDOW
+ * ticks after predictions it did not take: a timer due at @baseclk, the
+ * tick its base's clock had when it ran it. The CPU's tick came late (an
+ * emulated CPU that did not run; jiffies had advanced by several ticks,
+ * tick_do_update_jiffies64()) and __run_timers() caught the base's clock
+ * up from there: if a prediction held was at @baseclk or after, the run
+ * was that raise, late, and the older ones, which no run took in between,
+ * were raised by ticks that did not come either: coalesced into it. If
+ * all were before @baseclk, they were missed (sw_sirq_run_old()).
+ */
+static void sw_sirq_late_tick(struct sw_sirq_diff *d, unsigned long baseclk)
+{
+	if (!d->run_old || sw_time_before(d->pred[d->run_old - 1].tick, baseclk))
+		return;
+	sw_sirq_take(d, 0, d->run_old, SW_SIRQ_LATE);
+	d->run_old = 0;
+}
+
+/* The held predictions no expire_entry of the run took: missed */
+static void sw_sirq_run_old(struct sw_sirq_diff *d)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->run_old; i++)
+		sw_sirq_unmatched(d, &d->pred[i]);
+	sw_sirq_drop(d, 0, d->run_old);
+	d->run_old = 0;
 }
 
 static void sw_sirq_predict(struct sw_sirq_diff *d, unsigned long tick, unsigned int why)
@@ -298,7 +378,9 @@ static void sw_sirq_predict(struct sw_sirq_diff *d, unsigned long tick, unsigned
 	d->predicted++;
 	if (d->nr_pred == SW_SIRQ_WINDOW) {
 		sw_sirq_unmatched(d, &d->pred[0]);
-		sw_sirq_drop(d, 1);
+		sw_sirq_drop(d, 0, 1);
+		if (d->run_old)
+			d->run_old--;
 	}
 	d->pred[d->nr_pred++] = (struct sw_sirq_pred){ .tick = tick, .why = why };
 }
@@ -344,9 +426,13 @@ static bool sw_sirq_ticks(struct sw_mirror *m, struct sw_mirror_cpu *c, unsigned
 	struct sw_sirq_wheel *sw = &c->wheel[w];
 	unsigned long t = 0;
 
-	/* Awake, it ticks every tick; idle, for its next non-deferrable expiry */
+	/*
+	 * Awake, or idle with the tick kept, it ticks every tick; idle, for
+	 * its next non-deferrable expiry
+	 */
 	while (sw_time_before(sw->tick, v) &&
-	       sw_sirq_first(sw, c->idle ? SW_SIRQ_NONDEF : SW_SIRQ_ALL, &t)) {
+	       sw_sirq_first(sw, c->idle && !c->idle_unsure ? SW_SIRQ_NONDEF : SW_SIRQ_ALL,
+			     &t)) {
 		if (!sw_time_after(t, sw->tick))
 			t = sw->tick + 1;
 		if (sw_time_after(t, v))
@@ -358,6 +444,42 @@ static bool sw_sirq_ticks(struct sw_mirror *m, struct sw_mirror_cpu *c, unsigned
 	if (sw_time_after(v, sw->tick))
 		sw->tick = v;
 	return true;
+}
+
+static bool sw_sirq_idle_recalc(struct sw_mirror *m, struct sw_mirror_cpu *c);
+
+/*
+ * @c followed from its own event at jiffies @j: its bases' next_expiry
+ * computed afresh in every wheel, a walk of its timers in each, if they
+ * all fit in what is left of the event's budget. Their cost is known
+ * before any is done: a CPU with more timers than that is given up on at
+ * once, where the walks that fit would have been done first, only to be
+ * done again. Their next_expiry would mean nothing until a start that
+ * fits computes them all again; the wheels' ticks are set as those walks
+ * would have left them, an expiry's ghost goes by them.
+ */
+static void sw_sirq_start(struct sw_mirror *m, struct sw_mirror_cpu *c, unsigned long j)
+{
+	unsigned long left = m->cpu_budget - m->cpu_work, fit = m->nr_wheels;
+	unsigned int w;
+
+	if (c->nr_timers)
+		fit = min(fit, left / c->nr_timers);
+	for (w = 0; w < m->nr_wheels; w++) {
+		struct sw_sirq_wheel *sw = &c->wheel[w];
+		unsigned long v = sw_mirror_clock(&m->wheels[w], j);
+
+		sw->tick = v;
+		sw->ran = v;
+		if (w == fit) {
+			m->cpu_work = m->cpu_budget;
+			return;
+		}
+		if (fit == m->nr_wheels)
+			sw_sirq_recalc(m, c, w, SW_SIRQ_ALL, v);
+	}
+	c->seen = true;
+	c->caught_j = j;
 }
 
 /**
@@ -375,22 +497,29 @@ void sw_sirq_catch_up(struct sw_mirror *m, unsigned int cpu, unsigned long j, bo
 
 	if (!c || (!c->seen && !own))
 		return;
+	if (!c->seen) {
+		sw_sirq_start(m, c, j);
+		return;
+	}
+	/* 6.1: idle past the ticks a kept tick can be late by, its tick was stopped */
+	if (c->idle_unsure && sw_time_after(j, c->idle_at + SW_SIRQ_WINDOW)) {
+		c->idle_unsure = false;
+		if (!sw_sirq_idle_recalc(m, c))
+			return;
+	}
+	/*
+	 * Up to this jiffy already, as most events of a jiffy find it (an
+	 * event catches up to three CPUs): no tick of any wheel to take
+	 */
+	if (j == c->caught_j)
+		return;
 	for (w = 0; w < m->nr_wheels; w++) {
-		struct sw_sirq_wheel *sw = &c->wheel[w];
-		unsigned long v = sw_hz_clock(&m->wheels[w].hz, j);
-
-		if (c->seen) {
-			if (sw_sirq_ticks(m, c, w, v))
-				continue;
+		if (!sw_sirq_ticks(m, c, w, sw_mirror_clock(&m->wheels[w], j))) {
 			sw_sirq_reset(c);
 			return;
 		}
-		sw->tick = v;
-		sw->ran = v;
-		if (!sw_sirq_recalc(m, c, w, SW_SIRQ_ALL, v))
-			return;
 	}
-	c->seen = true;
+	c->caught_j = j;
 }
 
 /**
@@ -413,13 +542,15 @@ void sw_sirq_catch_up_all(struct sw_mirror *m, unsigned long j)
  */
 void sw_sirq_enqueue(struct sw_mirror *m, struct sw_mirror_rec *r)
 {
-	struct sw_mirror_cpu *c = sw_sirq_cpu(m, sw_ktimer_cpu(r->tflags));
-	unsigned int b = sw_sirq_base_of(m, r->tflags), w;
+	unsigned int cpu = sw_ktimer_cpu(r->tflags), b = sw_sirq_base_of(m, r->tflags), w;
+	struct sw_mirror_cpu *c = sw_sirq_cpu(m, cpu);
 
-	list_del_init(&r->on_cpu);
+	sw_sirq_release(m, r);
 	if (!c)
 		return;
 	list_add_tail(&r->on_cpu, &c->timers);
+	r->listed_cpu = cpu;
+	c->nr_timers++;
 	for (w = 0; w < m->nr_wheels; w++) {
 		struct sw_sirq_wheel *sw = &c->wheel[w];
 		unsigned long t = sw_sirq_tick_of(m, r, w);
@@ -459,11 +590,15 @@ void sw_sirq_delete(struct sw_mirror *m, struct sw_mirror_rec *r)
 
 /**
  * sw_sirq_release - @r's lifetime ended: off its CPU's list
+ * @m:		the mirror
  * @r:		the record
  */
-void sw_sirq_release(struct sw_mirror_rec *r)
+void sw_sirq_release(struct sw_mirror *m, struct sw_mirror_rec *r)
 {
+	if (list_empty(&r->on_cpu))
+		return;
 	list_del_init(&r->on_cpu);
+	m->cpus[r->listed_cpu].nr_timers--;
 }
 
 /**
@@ -508,18 +643,25 @@ void sw_sirq_expiry(struct sw_mirror *m, const struct sw_mirror_event *ev,
 
 	if (!c || !c->diff.in_run)
 		return;
-	c->diff.run_expiries++;
+	if (!c->diff.run_expiries++ && c->diff.run_old)
+		sw_sirq_late_tick(&c->diff, ev->baseclk);
 	if (!r)
 		c->diff.run_history++;
 	else if (sw_ktimer_cpu(r->tflags) != ev->cpu)
 		c->diff.run_remote++;
 }
 
-/* A softirq_entry at jiffies @j: take the predictions up to @j */
-static void sw_sirq_run_begin(struct sw_mirror_cpu *c, unsigned long j)
+/*
+ * A softirq_entry at jiffies @lo to @j (a trace's run that ran no timer is
+ * known only to have come between the events around it): it takes the
+ * predictions up to @lo, failing those the first one up to @j. The ones
+ * more than %SW_SIRQ_WINDOW ticks before @lo are held for its first
+ * expire_entry (sw_sirq_late_tick()).
+ */
+static void sw_sirq_run_begin(struct sw_mirror_cpu *c, unsigned long lo, unsigned long j)
 {
 	struct sw_sirq_diff *d = &c->diff;
-	unsigned int n = 0, i;
+	unsigned int n = 0, k;
 
 	d->recorded++;
 	d->in_run = true;
@@ -528,22 +670,24 @@ static void sw_sirq_run_begin(struct sw_mirror_cpu *c, unsigned long j)
 	d->run_remote = 0;
 	d->run_idle = c->idle;
 	d->run_matched = false;
+	d->run_old = 0;
+	d->run_rerun = d->have_last && !sw_time_after(lo, d->last_j);
+	d->have_last = true;
+	d->last_j = j;
 	d->run_unmodelled = !c->seen;
 	if (d->run_unmodelled)
 		return;
-	/* Too old to be this run's */
-	while (n < d->nr_pred && sw_time_before(d->pred[n].tick, j - SW_SIRQ_WINDOW))
-		sw_sirq_unmatched(d, &d->pred[n++]);
-	sw_sirq_drop(d, n);
-	for (n = 0; n < d->nr_pred && !sw_time_after(d->pred[n].tick, j); n++)
+	while (n < d->nr_pred && sw_time_before(d->pred[n].tick, lo - SW_SIRQ_WINDOW))
+		n++;
+	d->run_old = n;
+	for (k = n; k < d->nr_pred && !sw_time_after(d->pred[k].tick, lo); k++)
 		;
-	d->run_matched = n;
-	if (!n)
-		return;
-	for (i = 0; i + 1 < n; i++)
-		d->verdict[SW_SIRQ_COALESCED]++;
-	d->verdict[d->pred[n - 1].tick == j ? SW_SIRQ_AGREE : SW_SIRQ_LATE]++;
-	sw_sirq_drop(d, n);
+	if (k == n && k < d->nr_pred && !sw_time_after(d->pred[k].tick, j))
+		k++;
+	/* Raised at a tick it can have run at, or before */
+	if (k > n)
+		sw_sirq_take(d, n, k - n, sw_time_before(d->pred[k - 1].tick, lo) ?
+			     SW_SIRQ_LATE : SW_SIRQ_AGREE);
 }
 
 /* Its softirq_exit: a run nothing predicted is told by what it ran */
@@ -554,6 +698,7 @@ static void sw_sirq_run_end(struct sw_mirror_cpu *c)
 	if (!d->in_run)
 		return;
 	d->in_run = false;
+	sw_sirq_run_old(d);
 	if (!d->run_expiries) {
 		d->recorded_spurious++;
 		d->spurious_paired += d->run_matched;
@@ -566,6 +711,8 @@ static void sw_sirq_run_end(struct sw_mirror_cpu *c)
 		d->verdict[SW_SIRQ_HISTORY]++;
 	else if (d->run_remote)
 		d->verdict[SW_SIRQ_TMIGR]++;
+	else if (d->run_rerun && !d->run_expiries)
+		d->verdict[SW_SIRQ_RERUN]++;
 	else if (d->run_idle)
 		d->verdict[SW_SIRQ_IDLE_TICK]++;
 	else
@@ -575,22 +722,38 @@ static void sw_sirq_run_end(struct sw_mirror_cpu *c)
 /*
  * Idle entry: 6.1's get_next_timer_interrupt(), 6.12's
  * next_timer_interrupt(): the non-deferrable bases marked for
- * recalculation are recomputed
+ * recalculation are recomputed; false if over budget
  */
-static void sw_sirq_idle(struct sw_mirror *m, struct sw_mirror_cpu *c)
+static bool sw_sirq_idle_recalc(struct sw_mirror *m, struct sw_mirror_cpu *c)
 {
 	unsigned int w, mask;
 
-	c->idle = true;
-	if (!c->seen)
-		return;
 	for (w = 0; w < m->nr_wheels; w++) {
 		mask = c->wheel[w].stale & SW_SIRQ_NONDEF;
 		if (mask && !sw_sirq_recalc(m, c, w, mask, c->wheel[w].tick)) {
 			sw_sirq_reset(c);
-			return;
+			return false;
 		}
 	}
+	return true;
+}
+
+/*
+ * Idle entry at jiffies @j: on 6.12 the tick stopped and the bases were
+ * recomputed; on 6.1 that is known only once the CPU stays idle (see the
+ * top of the file), its tick kept until then
+ */
+static void sw_sirq_idle(struct sw_mirror *m, struct sw_mirror_cpu *c, unsigned long j)
+{
+	c->idle = true;
+	if (!c->seen)
+		return;
+	if (m->bases == SW_BASES_STD_DEF) {
+		c->idle_unsure = true;
+		c->idle_at = j;
+		return;
+	}
+	sw_sirq_idle_recalc(m, c);
 }
 
 /**
@@ -611,16 +774,17 @@ void sw_sirq_cpu_event(struct sw_mirror *m, const struct sw_mirror_event *ev)
 	case SW_EV_SOFTIRQ_ENTRY:
 		/* An exit lost before it: the run ended */
 		sw_sirq_run_end(c);
-		sw_sirq_run_begin(c, ev->now);
+		sw_sirq_run_begin(c, ev->have & SW_EVF_EARLIEST ? ev->expires : ev->now, ev->now);
 		break;
 	case SW_EV_SOFTIRQ_EXIT:
 		sw_sirq_run_end(c);
 		break;
 	case SW_EV_IDLE_ENTER:
-		sw_sirq_idle(m, c);
+		sw_sirq_idle(m, c, ev->now);
 		break;
 	default:
 		c->idle = false;
+		c->idle_unsure = false;
 		break;
 	}
 }
@@ -670,6 +834,7 @@ void sw_mirror_read_cpu(const struct sw_mirror *m, unsigned int cpu,
 	fig->spurious_paired = c->diff.spurious_paired;
 	fig->predicted = c->diff.predicted;
 	fig->pending = c->diff.nr_pred;
+	fig->timers = c->nr_timers;
 	fig->resets = c->resets;
 	memcpy(fig->verdict, c->diff.verdict, sizeof(fig->verdict));
 }

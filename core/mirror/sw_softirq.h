@@ -14,7 +14,7 @@ void sw_sirq_catch_up(struct sw_mirror *m, unsigned int cpu, unsigned long j, bo
 void sw_sirq_catch_up_all(struct sw_mirror *m, unsigned long j);
 void sw_sirq_enqueue(struct sw_mirror *m, struct sw_mirror_rec *r);
 void sw_sirq_delete(struct sw_mirror *m, struct sw_mirror_rec *r);
-void sw_sirq_release(struct sw_mirror_rec *r);
+void sw_sirq_release(struct sw_mirror *m, struct sw_mirror_rec *r);
 void sw_sirq_expired(struct sw_mirror *m, const struct sw_mirror_rec *r);
 void sw_sirq_expiry(struct sw_mirror *m, const struct sw_mirror_event *ev,
 		    const struct sw_mirror_rec *r);

@@ -40,18 +40,31 @@
  *		number of seconds
  * @v0:		the same instant in virtual ticks: INITIAL_JIFFIES at @vhz
  *		plus as many seconds
+ * @max_delta:	sw_hz_max_delta(), worked out once: a division
  */
 struct sw_hz {
 	unsigned int	khz;
 	unsigned int	vhz;
 	unsigned long	j0;
 	unsigned long	v0;
+	unsigned long	max_delta;
 };
 
 /* The kernel's INITIAL_JIFFIES at @hz: five minutes before 32 bits wrap */
 static inline unsigned long sw_hz_initial_jiffies(unsigned int hz)
 {
 	return (unsigned long)(unsigned int)(-300 * (int)hz);
+}
+
+/*
+ * The farthest real delta converted: its virtual delta stays within
+ * LONG_MAX / 2, as the kernel's MAX_JIFFY_OFFSET does for its own
+ * timeouts. Reached only on 32-bit (12 days at 250 for a virtual HZ of
+ * 1000); the wheels clamp long before that anyway.
+ */
+static inline unsigned long sw_hz_max_delta(const struct sw_hz *h)
+{
+	return h->max_delta;
 }
 
 /* Start at the origin of both clocks: boot */
@@ -61,18 +74,25 @@ static inline void sw_hz_init(struct sw_hz *h, unsigned int khz, unsigned int vh
 	h->vhz = vhz;
 	h->j0 = sw_hz_initial_jiffies(khz);
 	h->v0 = sw_hz_initial_jiffies(vhz);
+	h->max_delta = (LONG_MAX >> 1) / (vhz > khz ? vhz : khz) * khz;
 }
 
 /*
  * (long)(@j - @h->j0) as whole seconds (floor, may be negative) and the
- * jiffies left over, 0 .. khz - 1
+ * jiffies left over, 0 .. khz - 1. The mirror rebases on every event, so
+ * its clocks are mostly within the second after the origin: no division.
  */
 static inline long sw_hz_split(const struct sw_hz *h, unsigned long j, unsigned long *rem)
 {
 	long d = (long)(j - h->j0);
-	long sec = d / (long)h->khz;
-	long r = d % (long)h->khz;
+	long sec, r;
 
+	if ((unsigned long)d < h->khz) {
+		*rem = d;
+		return 0;
+	}
+	sec = d / (long)h->khz;
+	r = d % (long)h->khz;
 	if (r < 0) {
 		r += h->khz;
 		sec--;
@@ -81,12 +101,7 @@ static inline long sw_hz_split(const struct sw_hz *h, unsigned long j, unsigned 
 	return sec;
 }
 
-/*
- * The virtual tick in progress at jiffy @j: floor. At vhz == khz, the
- * identity from the origin, without the divisions: a second is khz ticks
- * of each, so the split's seconds and remainder add back to j - @j0 (the
- * replay and the mirror take the kernel's own HZ on every event)
- */
+/* The virtual tick in progress at jiffy @j: floor; at the same HZ, the same tick */
 static inline unsigned long sw_hz_clock(const struct sw_hz *h, unsigned long j)
 {
 	unsigned long rem;
@@ -98,7 +113,7 @@ static inline unsigned long sw_hz_clock(const struct sw_hz *h, unsigned long j)
 	return h->v0 + (unsigned long)sec * h->vhz + rem * h->vhz / h->khz;
 }
 
-/* The first virtual tick not beginning before jiffy @expires: ceil (identity at vhz == khz) */
+/* The first virtual tick that does not begin before jiffy @expires: ceil */
 static inline unsigned long sw_hz_expiry(const struct sw_hz *h, unsigned long expires)
 {
 	unsigned long rem;
@@ -108,19 +123,6 @@ static inline unsigned long sw_hz_expiry(const struct sw_hz *h, unsigned long ex
 		return h->v0 + (expires - h->j0);
 	sec = sw_hz_split(h, expires, &rem);
 	return h->v0 + (unsigned long)sec * h->vhz + (rem * h->vhz + h->khz - 1) / h->khz;
-}
-
-/*
- * The farthest real delta converted: its virtual delta stays within
- * LONG_MAX / 2, as the kernel's MAX_JIFFY_OFFSET does for its own
- * timeouts. Reached only on 32-bit (12 days at 250 for a virtual HZ of
- * 1000); the wheels clamp long before that anyway.
- */
-static inline unsigned long sw_hz_max_delta(const struct sw_hz *h)
-{
-	unsigned int most = h->vhz > h->khz ? h->vhz : h->khz;
-
-	return (LONG_MAX >> 1) / most * h->khz;
 }
 
 /* sw_hz_expiry() of an expiry seen at jiffy @now, clamped as above */

@@ -567,6 +567,78 @@ int sw_geometry_parse(struct sw_geometry *geo, const char *spec, unsigned int hz
 	return 0;
 }
 
+/* Spec @n (from 0) of a list, @len characters at @s: parsed into @geo */
+static int sw_spec_list_item(struct sw_geometry *geo, unsigned int n, const char *s, size_t len,
+			     unsigned int hz, char *err, size_t err_size)
+{
+	char spec[SW_SPEC_ERR_MAX];
+	int pre;
+
+	if (len >= sizeof(spec))
+		return sw_spec_error(err, err_size, "spec %u: %zu characters, at most %zu", n + 1,
+				     len, sizeof(spec) - 1);
+	if (memchr(s, '\n', len))
+		return sw_spec_error(err, err_size, "spec %u: a newline inside the list", n + 1);
+	memcpy(spec, s, len);
+	spec[len] = '\0';
+	/* Its place, then the parser's message in the room left */
+	pre = snprintf(err, err_size, "spec %u: ", n + 1);
+	if (pre < 0 || (size_t)pre >= err_size)
+		pre = err_size;
+	return sw_geometry_parse(geo, spec, hz, err ? err + pre : NULL, err_size - pre);
+}
+
+/**
+ * sw_geometry_parse_list - describe the wheels of a list of specs
+ * @geos:	gets the wheels, in the list's order; untouched on error
+ * @max:	room at @geos: the most wheels the list may give
+ * @list:	specs apart by ';', each as sw_geometry_parse() takes it; a
+ *		final newline is ignored, and an empty list gives no wheel
+ * @hz:		the tick rate of a spec that gives none
+ * @err:	on error, what is wrong: "spec N: " (its place in the list),
+ *		then sw_geometry_parse()'s message or what else is wrong
+ *		(%SW_SPEC_ERR_MAX holds any); may be NULL if @err_size is 0
+ * @err_size:	room at @err
+ *
+ * Every spec is checked before @geos is written: a list is taken whole
+ * or not at all. An empty spec (";;", a ';' at an end) and a newline
+ * inside the list are errors, as is a spec of %SW_SPEC_ERR_MAX characters
+ * or more, which no geometry needs.
+ *
+ * Return: the number of wheels, or -EINVAL.
+ */
+int sw_geometry_parse_list(struct sw_geometry *geos, unsigned int max, const char *list,
+			   unsigned int hz, char *err, size_t err_size)
+{
+	size_t len = strlen(list);
+	unsigned int pass, n;
+	int ret;
+
+	if (len && list[len - 1] == '\n')
+		len--;
+	if (!len)
+		return 0;
+	/* The first pass checks, the second writes */
+	for (pass = 0; pass < 2; pass++) {
+		const char *s = list, *end = list + len, *semi;
+		struct sw_geometry geo;
+
+		for (n = 0;; n++, s = semi + 1) {
+			semi = memchr(s, ';', end - s);
+			if (n == max)
+				return sw_spec_error(err, err_size, "spec %u: at most %u wheels",
+						     n + 1, max);
+			ret = sw_spec_list_item(pass ? &geos[n] : &geo, n, s,
+						(semi ? semi : end) - s, hz, err, err_size);
+			if (ret)
+				return ret;
+			if (!semi)
+				break;
+		}
+	}
+	return n + 1;
+}
+
 /**
  * sw_geometry_named - whether a geometry is a named wheel's at its tick rate
  * @geo:	from sw_geometry_init() or sw_geometry_parse()

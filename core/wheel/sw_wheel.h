@@ -276,6 +276,8 @@ const char *sw_wheel_kind_name(enum sw_wheel_kind kind);
 
 int sw_geometry_parse(struct sw_geometry *geo, const char *spec, unsigned int hz,
 		      char *err, size_t err_size);
+int sw_geometry_parse_list(struct sw_geometry *geos, unsigned int max, const char *list,
+			   unsigned int hz, char *err, size_t err_size);
 int sw_geometry_format(const struct sw_geometry *geo, char *buf, size_t size);
 bool sw_geometry_named(const struct sw_geometry *geo);
 

@@ -3,7 +3,7 @@
  * Timers expire on the running kernel's jiffies as the contract
  * (docs/design.rst) says: a timer armed for expiry E and placed at level n runs on a tick in
  * E + 1 .. E + gran(n), never before; stats and lateness account for every
- * one of them. For both geometries:
+ * one of them. For seed, mainline and a shape given by its spec:
  *
  *  - near_levels: the levels whose range can be waited for (0 to 2 at
  *    least, and more while the end of a level's range plus its granularity
@@ -66,6 +66,11 @@ FIXTURE_VARIANT_ADD(expiry, seed) {
 
 FIXTURE_VARIANT_ADD(expiry, mainline) {
 	.params = "geometry=mainline",
+};
+
+/* Any shape, by its spec: 32 buckets, each level 4 times the last's granularity */
+FIXTURE_VARIANT_ADD(expiry, spec) {
+	.params = "geometry=bits=5,shift=2,depth=9",
 };
 
 /* Levels 0 .. near - 1 are waited for: 0 to 2, and those within the budget */

@@ -3,12 +3,16 @@
  * Loading and unloading shadow_wheel (docs/design.rst, the driver on a
  * live kernel; docs/ABI/debugfs-shadow-wheel).
  *
- *  - Loaded with geometry=seed or geometry=mainline, its debugfs directory
+ *  - Loaded with geometry=seed, geometry=mainline or a spec
+ *    (bits=5,shift=2,depth=9), its debugfs directory
  *    holds geometry (naming that wheel), stats (with every documented key,
  *    in total and per online CPU), lateness, control and a cpuN/wheel per
  *    online CPU, all empty; unloaded, all of it is gone.
- *  - The geometry file has the tables of docs/design.rst for the running HZ.
- *  - An unknown geometry does not load, and leaves nothing behind.
+ *  - The geometry file has the tables of docs/design.rst for the running HZ,
+ *    and the wheel's canonical spec.
+ *  - An unknown geometry, one at another HZ than the kernel's, or a bad
+ *    list of wheels for the mirror does not load, and leaves nothing
+ *    behind.
  *  - Without parameters it loads one of the two wheels.
  */
 #include <math.h>
@@ -24,22 +28,40 @@ FIXTURE(load) {
 	struct swt_geometry geo;
 };
 
+/*
+ * @spec: the shape spelt out, when not a named wheel's (its rule is
+ * mainline's: clamp); @levels: its depth (0: the named wheel's)
+ */
 FIXTURE_VARIANT(load) {
 	const char *params;
 	const char *wheel;
+	const char *spec;
 	unsigned int buckets;
+	unsigned int shift;
+	unsigned int levels;
 };
 
 FIXTURE_VARIANT_ADD(load, seed) {
 	.params = "geometry=seed",
 	.wheel = "seed",
 	.buckets = 32,
+	.shift = 3,
 };
 
 FIXTURE_VARIANT_ADD(load, mainline) {
 	.params = "geometry=mainline",
 	.wheel = "mainline",
 	.buckets = 64,
+	.shift = 3,
+};
+
+FIXTURE_VARIANT_ADD(load, spec) {
+	.params = "geometry=bits=5,shift=2,depth=9",
+	.wheel = "mainline",
+	.spec = "bits=5,shift=2,depth=9",
+	.buckets = 32,
+	.shift = 2,
+	.levels = 9,
 };
 
 FIXTURE_SETUP(load)
@@ -131,7 +153,8 @@ static bool swt_ms_matches(double ms, u64 ticks, unsigned int hz)
 TEST_F(load, geometry_matches_tables)
 {
 	const struct swt_geometry *g = &self->geo;
-	unsigned int lvl, levels;
+	unsigned int lvl, levels, s = variant->shift;
+	char spec[SWT_SPEC_MAX];
 	u64 start, next;
 
 	if (_metadata->skip)
@@ -144,22 +167,27 @@ TEST_F(load, geometry_matches_tables)
 	EXPECT_TRUE(g->hz == 100 || g->hz == 250 || g->hz == 300 || g->hz == 1000)
 		TH_LOG("hz %u", g->hz);
 
+	/* The canonical spec: a named wheel's name and HZ, any other's every parameter */
+	snprintf(spec, sizeof(spec), "%s,hz=%u%s", variant->spec ?: variant->wheel, g->hz,
+		 variant->spec ? ",clamp" : "");
+	EXPECT_STREQ(spec, g->spec);
+
 	/* seed: 8 x 32; mainline: 64 buckets, 8 levels at HZ <= 100, 9 above */
-	levels = !strcmp(variant->wheel, "seed") || g->hz <= 100 ? 8 : 9;
+	levels = variant->levels ?: !strcmp(variant->wheel, "seed") || g->hz <= 100 ? 8 : 9;
 	ASSERT_EQ(levels, g->levels);
 	ASSERT_EQ(variant->buckets, g->buckets);
 
-	/* LVL_START(n) = (buckets - 1) << 3(n - 1); the cutoff is LVL_START(levels) */
-	EXPECT_EQ((u64)(g->buckets - 1) << 3 * (levels - 1), g->cutoff);
+	/* LVL_START(n) = (buckets - 1) << s(n - 1); the cutoff is LVL_START(levels) */
+	EXPECT_EQ((u64)(g->buckets - 1) << s * (levels - 1), g->cutoff);
 	for (lvl = 0; lvl < levels; lvl++) {
 		const struct swt_geo_level *l = &g->level[lvl];
 
-		start = lvl ? (u64)(g->buckets - 1) << 3 * (lvl - 1) : 0;
-		next = (u64)(g->buckets - 1) << 3 * lvl;
+		start = lvl ? (u64)(g->buckets - 1) << s * (lvl - 1) : 0;
+		next = (u64)(g->buckets - 1) << s * lvl;
 		swt_msg("level %u gran %llu (%g ms) range %llu - %llu (%g ms - %g ms)",
 			lvl, l->gran, l->gran_ms, l->start, l->end, l->start_ms, l->end_ms);
 		EXPECT_EQ((u64)lvl * g->buckets, l->offset) TH_LOG("level %u", lvl);
-		EXPECT_EQ(1ULL << 3 * lvl, l->gran) TH_LOG("level %u", lvl);
+		EXPECT_EQ(1ULL << s * lvl, l->gran) TH_LOG("level %u", lvl);
 		EXPECT_EQ(start, l->start) TH_LOG("level %u", lvl);
 		EXPECT_EQ(next - 1, l->end) TH_LOG("level %u", lvl);
 		EXPECT_TRUE(swt_ms_matches(l->gran_ms, l->gran, g->hz)) TH_LOG("level %u", lvl);
@@ -168,21 +196,30 @@ TEST_F(load, geometry_matches_tables)
 	}
 }
 
-TEST(unknown_geometry_does_not_load)
+/*
+ * Bad parameters: an unknown geometry, a spec at another HZ than the
+ * kernel's (the shadow wheels tick with jiffies), a bad list of wheels
+ * for the mirror. Each fails the load and leaves nothing behind.
+ */
+TEST(bad_parameters_do_not_load)
 {
+	static const char * const bad[] = { "geometry=foo", "geometry=seed,hz=24",
+					    "mirror_wheels=seed;bits=9" };
+	unsigned int i;
 	int ret;
 
 	if (!swt_module_file_present())
 		SKIP(return, "no module file at %s (SW_MODULE) to load", swt_module_path());
-	ASSERT_EQ(0, swt_unload_any()) TH_LOG("%s", swt_error());
-
-	ret = swt_load("geometry=foo");
-	if (!ret)
-		swt_unload();
-	ASSERT_NE(0, ret) TH_LOG("geometry=foo loaded");
-	swt_msg("geometry=foo: %s", strerror(-ret));
-	EXPECT_FALSE(swt_module_loaded());
-	EXPECT_FALSE(swt_debugfs_present());
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		ASSERT_EQ(0, swt_unload_any()) TH_LOG("%s", swt_error());
+		ret = swt_load(bad[i]);
+		if (!ret)
+			swt_unload();
+		EXPECT_NE(0, ret) TH_LOG("%s loaded", bad[i]);
+		swt_msg("%s: %s", bad[i], strerror(-ret));
+		EXPECT_FALSE(swt_module_loaded()) TH_LOG("%s", bad[i]);
+		EXPECT_FALSE(swt_debugfs_present()) TH_LOG("%s", bad[i]);
+	}
 }
 
 TEST(loads_without_parameters)

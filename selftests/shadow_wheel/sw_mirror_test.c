@@ -76,7 +76,7 @@ TEST_F_TIMEOUT(mirror, follows_real_traffic, 120)
 	struct swt_mirror_diff d;
 	struct swt_traffic t;
 	struct swt_mirror mr;
-	char kernel_wheel[24];
+	char kernel_wheel[SWT_MIRROR_NAME_MAX];
 	unsigned int w, what;
 	size_t nr, i;
 
@@ -308,6 +308,142 @@ TEST_F(mirror, turns_bad_input_away)
 	EXPECT_FALSE(mr.running);
 	ASSERT_EQ(0, swt_mirror_param("mirror_log", "4096"));
 	EXPECT_EQ(0, swt_mirror_enable(true));
+}
+
+/* The wheels by default: seed, mainline and classic at HZ and at 100, 250, 1000 */
+static unsigned int swt_default_wheels(unsigned int hz)
+{
+	return hz == 100 || hz == 250 || hz == 1000 ? 9 : 12;
+}
+
+/* The index of the wheel named @name in @mr, or mr->nr_wheels */
+static unsigned int swt_wheel_index(const struct swt_mirror *mr, const char *name)
+{
+	unsigned int w;
+
+	for (w = 0; w < mr->nr_wheels && strcmp(mr->wheel[w].name, name); w++)
+		;
+	return w;
+}
+
+/*
+ * mirror/wheels adds wheels of any geometry from the next start: each
+ * sees every timer the kernel's wheel sees, keeps its books and never
+ * runs one early; the non-cascading ones run each at least a tick late
+ */
+TEST_F_TIMEOUT(mirror, runs_wheels_given_by_spec, 120)
+{
+	struct swt_mirror_late lt[SWT_MIRROR_MAX_LATE];
+	char want[160], spec[SWT_MIRROR_NAME_MAX], *got;
+	const char *name[2] = { spec, "seed.300" };
+	const char *list = "bits=5,shift=2,depth=9;seed,hz=300\n";
+	struct swt_traffic t;
+	struct swt_mirror mr;
+	unsigned int w, i, k, nr_late = 0;
+	size_t nr;
+
+	if (_metadata->skip)
+		return;
+	ASSERT_EQ(0, swt_mirror_read(&mr)) TH_LOG("%s", swt_error());
+	EXPECT_EQ(swt_default_wheels(mr.hz), mr.nr_wheels);
+	/* The canonical form comes back, at the kernel's HZ where none was given */
+	snprintf(spec, sizeof(spec), "bits=5,shift=2,depth=9,hz=%u,clamp", mr.hz);
+	snprintf(want, sizeof(want), "%s;seed,hz=300\n", spec);
+	ASSERT_EQ(0, swt_mirror_wheels_write(list, strlen(list)));
+	ASSERT_EQ(0, swt_mirror_wheels_read(&got));
+	EXPECT_STREQ(want, got);
+	free(got);
+	ASSERT_EQ(0, swt_mirror_param_read("mirror_wheels", &got));
+	EXPECT_STREQ(want, got);
+	free(got);
+	/* A running mirror keeps its wheels until it starts again */
+	ASSERT_EQ(0, swt_mirror_read(&mr)) TH_LOG("%s", swt_error());
+	EXPECT_EQ(swt_default_wheels(mr.hz), mr.nr_wheels);
+	ASSERT_EQ(0, swt_mirror_enable(false));
+	ASSERT_EQ(0, swt_mirror_enable(true));
+
+	ASSERT_EQ(0, swt_tcp_traffic_start(&t, 3000)) TH_LOG("%s", swt_error());
+	swt_tcp_traffic_stop(&t);
+	swt_sleep_ms(500);
+	swt_expect_mirror(_metadata, &mr, true);
+	ASSERT_EQ(swt_default_wheels(mr.hz) + 2, mr.nr_wheels);
+	for (i = 0; i < 2; i++) {
+		const struct swt_mirror_wheel *v;
+
+		w = swt_wheel_index(&mr, name[i]);
+		ASSERT_GT(mr.nr_wheels, w) TH_LOG("no wheel %s in mirror/stats", name[i]);
+		EXPECT_LE(swt_default_wheels(mr.hz), w) TH_LOG("%s before the defaults", name[i]);
+		v = &mr.wheel[w];
+		EXPECT_EQ(mr.wheel[0].seen, v->seen) TH_LOG("%s saw other timers", name[i]);
+		EXPECT_LT(100U, v->seen);
+		EXPECT_LT(0U, v->expired);
+		EXPECT_EQ(0U, v->dropped);
+		swt_msg("%s: seen %llu, expired %llu, cancelled %llu", name[i], v->seen,
+			v->expired, v->cancelled);
+	}
+
+	ASSERT_EQ(0, swt_mirror_lateness_read(lt, ARRAY_SIZE(lt), &nr)) TH_LOG("%s", swt_error());
+	for (k = 0; k < nr; k++) {
+		const struct swt_mirror_late *l = &lt[k];
+
+		if (strcmp(l->name, name[0]) && strcmp(l->name, name[1]))
+			continue;
+		nr_late++;
+		EXPECT_EQ(0U, l->early) TH_LOG("%s level %u ran timers early", l->name, l->level);
+		EXPECT_LE(1, l->min) TH_LOG("%s level %u ran a timer on its tick", l->name,
+					    l->level);
+	}
+	EXPECT_LT(1U, nr_late) TH_LOG("no lateness for the wheels given by spec");
+}
+
+/*
+ * A bad list of wheels, by the file or the parameter, is refused whole:
+ * the wheels stay as they were, and so does the mirror that starts next
+ */
+TEST_F(mirror, turns_bad_wheel_specs_away)
+{
+	static const char * const bad[] = { "bits=9", "seed;;classic", "seed;", "hz=1201",
+					    "seed\nclassic", "classic,bits=6", "wheel" };
+	char many[256] = "", page[4097], *got;
+	struct swt_mirror mr;
+	unsigned int i;
+
+	if (_metadata->skip)
+		return;
+	ASSERT_EQ(0, swt_mirror_read(&mr)) TH_LOG("%s", swt_error());
+	ASSERT_EQ(0, swt_mirror_wheels_write("seed,hz=500", 11));
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		EXPECT_EQ(-EINVAL, swt_mirror_wheels_write(bad[i], strlen(bad[i])))
+			TH_LOG("mirror/wheels took \"%s\"", bad[i]);
+		EXPECT_EQ(-EINVAL, swt_mirror_param("mirror_wheels", bad[i]))
+			TH_LOG("mirror_wheels took \"%s\"", bad[i]);
+	}
+	/* One wheel more than the mirror has room for beside its defaults */
+	for (i = 0; i <= 16 - swt_default_wheels(mr.hz); i++)
+		strcat(many, i ? ";seed" : "seed");
+	EXPECT_EQ(-EINVAL, swt_mirror_wheels_write(many, strlen(many)));
+	EXPECT_EQ(-EINVAL, swt_mirror_param("mirror_wheels", many));
+	/* A NUL byte inside, a page or more */
+	EXPECT_EQ(-EINVAL, swt_mirror_wheels_write("seed\0junk", 9));
+	memset(page, 'x', sizeof(page));
+	EXPECT_EQ(-EINVAL, swt_mirror_wheels_write(page, sizeof(page) - 1));
+
+	ASSERT_EQ(0, swt_mirror_wheels_read(&got));
+	EXPECT_STREQ("seed,hz=500\n", got);
+	free(got);
+	ASSERT_EQ(0, swt_mirror_enable(false));
+	ASSERT_EQ(0, swt_mirror_enable(true));
+	ASSERT_EQ(0, swt_mirror_read(&mr)) TH_LOG("%s", swt_error());
+	EXPECT_EQ(swt_default_wheels(mr.hz) + 1, mr.nr_wheels);
+	EXPECT_EQ(mr.nr_wheels - 1, swt_wheel_index(&mr, "seed.500"));
+
+	/* Room for exactly as many is enough; an empty list takes them all away */
+	many[strlen(many) - 5] = '\0';
+	EXPECT_EQ(0, swt_mirror_param("mirror_wheels", many));
+	EXPECT_EQ(0, swt_mirror_wheels_write("\n", 1));
+	ASSERT_EQ(0, swt_mirror_wheels_read(&got));
+	EXPECT_STREQ("\n", got);
+	free(got);
 }
 
 /*

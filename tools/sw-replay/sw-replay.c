@@ -25,8 +25,9 @@
  * timer_cancel carries no jiffies: a cancel takes those of the next event
  * in the trace that carries them (any CPU), or of the last one before it
  * at the end of the trace; so do a CPU's own events (its timer softirq,
- * its idle). Each CPU's timer softirqs are predicted from its
- * bases' next_expiry (core/mirror/sw_softirq.c) and, where the trace
+ * its idle; an idle entry or exit, those of the event before it). Each
+ * CPU's timer softirqs are predicted from its bases' next_expiry
+ * (core/mirror/sw_softirq.c) and, where the trace
  * recorded them, compared with the recorded ones; where it did not, the
  * replay says so. --exact-next turns the model's stale-next_expiry rule
  * off, a model the differential must reject.
@@ -275,6 +276,7 @@ struct sw_replay {
 	struct sw_mirror	*m;
 	unsigned int		nr_wheels;
 	struct sw_mirror_rec	*recs;
+	struct hlist_head	*hash;		/* the records' table, a list per record */
 	struct sw_mirror_rec	**slots;
 	struct sw_mirror_cpu	*cpus;
 	unsigned int		nr_cpus;
@@ -364,15 +366,38 @@ static void sw_replay_evidence(struct sw_replay *rp, size_t ti, const struct sw_
 	rp->base_of[ti] = base + 1;
 }
 
+/* Whether the timer softirq whose softirq_entry is the @i-th event ran a timer */
+static bool sw_run_expires(const struct sw_replay_trace *t, size_t i)
+{
+	size_t k;
+
+	for (k = i + 1; k < t->nr; k++) {
+		if (t->evs[k].cpu != t->evs[i].cpu)
+			continue;
+		if (t->evs[k].type == SW_RE_EXPIRE)
+			return true;
+		if (t->evs[k].type == SW_RE_SOFTIRQ_ENTRY || t->evs[k].type == SW_RE_SOFTIRQ_EXIT)
+			return false;
+	}
+	return false;
+}
+
 /*
  * The jiffies of each event: its own, or for a cancel or a CPU's own event
  * (softirq, idle) the next event's. A timer softirq that ran a timer gets
  * the jiffies of its first expire_entry, exactly; one that ran none gets
- * those of whatever event comes next, no earlier than its own: under an
- * emulated CPU the trace clock does not place it in a jiffy any better,
- * ticks come late and jiffies advances by several at once. An idle entry
- * takes the jiffies of the event before it instead: a CPU goes idle when
- * it has nothing left to do, and the next event may come long after.
+ * those of whatever event comes next, no earlier than its own, and as the
+ * earliest it can have run at (%SW_RE_EARLIEST) those of the event before
+ * it: under an emulated CPU the trace clock does not place it in a jiffy
+ * any better, ticks come late and jiffies advances by several at once. An
+ * idle entry takes the jiffies of the event before it instead: a CPU goes
+ * idle when it has nothing left to do, and the next event may come long
+ * after. So does an idle exit: the interrupt that woke the CPU brought
+ * jiffies up to date (tick_nohz_restart_sched_tick() calls
+ * tick_do_update_jiffies64() before timer_clear_idle()), and its tick
+ * restarts at the next tick (tick_nohz_restart()), whose softirq may come
+ * before any event that carries jiffies; with the next event's, the CPU
+ * would seem to have been idle for that tick.
  */
 static void sw_derive_now(struct sw_replay *rp)
 {
@@ -388,9 +413,14 @@ static void sw_derive_now(struct sw_replay *rp)
 			last = ev->now;
 			if (!rp->in.first_now)
 				rp->in.first_now = last;
-		} else if (ev->type == SW_RE_IDLE_ENTER && rp->in.first_now) {
+		} else if ((ev->type == SW_RE_IDLE_ENTER || ev->type == SW_RE_IDLE_EXIT) &&
+			   rp->in.first_now) {
 			ev->now = last;
 			ev->have |= SW_RE_NOW;
+		} else if (ev->type == SW_RE_SOFTIRQ_ENTRY && rp->in.first_now &&
+			   !sw_run_expires(t, i)) {
+			ev->expires = last;
+			ev->have |= SW_RE_EARLIEST;
 		}
 	}
 	rp->in.last_now = last;
@@ -410,7 +440,7 @@ static void sw_derive_now(struct sw_replay *rp)
 
 static void sw_replay_setup(struct sw_replay *rp)
 {
-	unsigned int nr_cpus = 0, g;
+	unsigned int nr_cpus = 0, g, hash_bits;
 	size_t i;
 
 	nr_cpus = rp->in.t.nr_cpus;
@@ -441,6 +471,9 @@ static void sw_replay_setup(struct sw_replay *rp)
 	sw_mirror_set_exact_next(rp->m, rp->in.exact_next);
 	/* Every timer has a record, and no wheel is ever left behind */
 	sw_mirror_add_records(rp->m, rp->recs, rp->in.timers.nr);
+	hash_bits = sw_mirror_hash_bits(rp->in.timers.nr);
+	rp->hash = xcalloc(1UL << hash_bits, sizeof(*rp->hash));
+	sw_mirror_set_hash(rp->m, rp->hash, hash_bits);
 	sw_mirror_set_budget(rp->m, UINT_MAX);
 	sw_mirror_set_cpu_budget(rp->m, ULONG_MAX);
 	rp->nr_wheels = sw_mirror_nr_wheels(rp->m);
@@ -470,6 +503,7 @@ static void sw_replay_teardown(struct sw_replay *rp)
 	free(rp->m);
 	free(rp->slots);
 	free(rp->recs);
+	free(rp->hash);
 	free(rp->top);
 	free(rp->fn_of);
 	free(rp->cpus);
@@ -505,7 +539,8 @@ static void sw_replay_run(struct sw_replay *rp)
 			.expires = re->expires,
 			.tflags = re->flags,
 			.have = (re->have & SW_RE_FLAGS ? SW_EVF_IDX : 0) |
-				(re->have & SW_RE_BUCKET ? SW_EVF_BUCKET : 0),
+				(re->have & SW_RE_BUCKET ? SW_EVF_BUCKET : 0) |
+				(re->have & SW_RE_EARLIEST ? SW_EVF_EARLIEST : 0),
 		};
 
 		if (re->type > SW_RE_EXPIRE) {
@@ -791,8 +826,9 @@ static void sw_replay_check_softirq(struct sw_replay *rp, const struct sw_mirror
 	       v[SW_SIRQ_AGREE], v[SW_SIRQ_LATE],
 	       rep->fig.softirq_paired_permille / 10, rep->fig.softirq_paired_permille % 10,
 	       rep->fig.softirq_agreement_permille / 10, rep->fig.softirq_agreement_permille % 10);
-	printf(" coalesced %lu history %lu tmigr %lu idle_tick %lu;",
-	       v[SW_SIRQ_COALESCED], v[SW_SIRQ_HISTORY], v[SW_SIRQ_TMIGR], v[SW_SIRQ_IDLE_TICK]);
+	printf(" coalesced %lu history %lu tmigr %lu rerun %lu idle_tick %lu;",
+	       v[SW_SIRQ_COALESCED], v[SW_SIRQ_HISTORY], v[SW_SIRQ_TMIGR], v[SW_SIRQ_RERUN],
+	       v[SW_SIRQ_IDLE_TICK]);
 	printf(" unexplained: unpredicted %lu missed %lu\n", v[SW_SIRQ_UNPREDICTED],
 	       v[SW_SIRQ_MISSED]);
 	sp = rep->fig.softirq_spurious_paired;

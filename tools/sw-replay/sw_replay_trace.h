@@ -21,13 +21,15 @@ enum {
 #define SW_RE_BUCKET	0x2U	/* @kclk of a start is its bucket_expiry (6.8 on) */
 #define SW_RE_FLAGS	0x4U	/* @flags: the timer's flags with the bucket index */
 #define SW_RE_BASE_IDLE	0x8U	/* an idle event from 6.12's timer_base_idle, not cpu_idle */
+#define SW_RE_EARLIEST	0x10U	/* @expires of a softirq_entry: the earliest jiffies it ran at */
 
 /**
  * struct sw_replay_ev - one timer event of the trace, fields by name
  * @ts:		the trace's timestamp, ns
  * @timer:	timer_list address, an identity
  * @fn:		the timer's function (start, expire_entry)
- * @expires:	start: the expiry
+ * @expires:	start: the expiry; softirq_entry: the earliest jiffies it ran
+ *		at, if %SW_RE_EARLIEST
  * @kclk:	start: bucket_expiry if %SW_RE_BUCKET; expire_entry: baseclk
  * @now:	jiffies if %SW_RE_NOW
  * @flags:	start: the timer's flags

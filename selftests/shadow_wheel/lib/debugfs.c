@@ -322,6 +322,7 @@ static int swt_geometry_head(const struct swt_kv *kv, struct swt_geometry *geo)
 		return -ENOENT;
 	}
 	snprintf(geo->wheel, sizeof(geo->wheel), "%s", wheel);
+	snprintf(geo->spec, sizeof(geo->spec), "%s", swt_kv_str(kv, "spec") ?: "");
 	ret = swt_read_nums(kv, NULL, swt_geometry_nums, ARRAY_SIZE(swt_geometry_nums), geo);
 	if (ret)
 		return ret;

@@ -46,6 +46,30 @@ int swt_mirror_param(const char *name, const char *value)
 	return swt_write_file(path, value, strlen(value));
 }
 
+int swt_mirror_param_read(const char *name, char **out)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "/sys/module/%s/parameters/%s", SWT_MODULE_NAME, name);
+	return swt_read_file(path, out);
+}
+
+int swt_mirror_wheels_write(const char *list, size_t len)
+{
+	char path[PATH_MAX];
+
+	swt_debugfs_path(path, sizeof(path), "mirror/wheels");
+	return swt_write_file(path, list, len);
+}
+
+int swt_mirror_wheels_read(char **out)
+{
+	char path[PATH_MAX];
+
+	swt_debugfs_path(path, sizeof(path), "mirror/wheels");
+	return swt_read_file(path, out);
+}
+
 static int swt_words_u64(const char *val, const char *key, u64 *out)
 {
 	size_t len;

@@ -108,8 +108,12 @@ struct swt_geo_level {
 	double end_ms;
 };
 
+/* Room for a wheel's canonical spec (SW_SPEC_MAX) */
+#define SWT_SPEC_MAX		64
+
 struct swt_geometry {
 	char wheel[16];
+	char spec[SWT_SPEC_MAX];		/* the canonical spec */
 	unsigned int hz;
 	unsigned int levels;
 	unsigned int buckets;
@@ -266,7 +270,9 @@ bool swt_poll_again(struct swt_poll *poll, u64 j);
  * mirror.c: the mirror's files (docs/ABI/debugfs-shadow-wheel, mirror/)
  * and real kernel timer traffic for it
  */
-#define SWT_MIRROR_MAX_WHEELS	12
+/* The most wheels a mirror runs, and the longest name one has */
+#define SWT_MIRROR_MAX_WHEELS	16
+#define SWT_MIRROR_NAME_MAX	SWT_SPEC_MAX
 #define SWT_MIRROR_MAX_LATE	(SWT_MIRROR_MAX_WHEELS * SWT_MAX_LEVELS)
 
 /* mirror/enable: 0 or -errno */
@@ -274,6 +280,11 @@ int swt_mirror_enable(bool on);
 int swt_mirror_enable_raw(const char *word);
 /* The module's parameter @name (mirror_records, mirror_log) set to @value: 0 or -errno */
 int swt_mirror_param(const char *name, const char *value);
+/* The parameter @name read into @out (malloc()ed): 0 or -errno */
+int swt_mirror_param_read(const char *name, char **out);
+/* mirror/wheels: @len bytes of @list written, or read into @out (malloc()ed): 0 or -errno */
+int swt_mirror_wheels_write(const char *list, size_t len);
+int swt_mirror_wheels_read(char **out);
 
 /*
  * A wheel's line of mirror/stats: its name, and a member for every figure
@@ -285,7 +296,7 @@ int swt_mirror_param(const char *name, const char *value);
 #define SWT_MW_IN_LINE_none(member)
 
 struct swt_mirror_wheel {
-	char name[24];			/* seed.250... */
+	char name[SWT_MIRROR_NAME_MAX];	/* seed.250, or a spec */
 #define SW_MIRROR_FIG(scope, name, unit, merge, stats, ...) SWT_MW_IN_LINE_##stats(u64 name;)
 #include "../../../core/mirror/sw_mirror_figures_list.h"
 #undef SW_MIRROR_FIG
@@ -327,7 +338,7 @@ int swt_mirror_drainer_idle(void);
 
 /* A line of mirror/lateness */
 struct swt_mirror_late {
-	char name[24];
+	char name[SWT_MIRROR_NAME_MAX];
 	unsigned int level;
 	u64 gran;
 	u64 count;
