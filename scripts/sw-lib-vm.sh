@@ -44,6 +44,10 @@ SW_VM_SPLATS+="|$SW_VM_INT3"
 # under TCG's emulated CPU
 # shellcheck disable=SC2034 # used by the scripts that source this
 SW_VM_NOT_SPLATS='(Spectre V2|RETBleed|MMIO Stale Data|MDS|TAA|GDS|SRBDS|Speculative Return Stack Overflow|ITS|VMSCAPE) *: WARNING:'
+# and lines of base64 alone, such as a file sent over the console
+# (scripts/record-trace.sh: a trace of a million events is 9 MB of it,
+# where "Oops" comes up by chance; a splat line has spaces or colons)
+SW_VM_NOT_SPLATS+='|^[A-Za-z0-9+/]+=*$'
 
 # The lines of the console log $1 that are kernel splats by their text
 # alone (vm.sh's sw_vm_splats() then drops the ones that are not the guest's)

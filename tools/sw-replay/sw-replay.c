@@ -8,7 +8,7 @@
  * the module's mirror/ files (core/mirror/sw_mirror_report.c). docs/replay.rst tells how to use it.
  *
  *   sw-replay [--hz HZ] [--window NS] [--wheel SPEC]... [--raw | --only stats|lateness|diff|top |
- *             --json] TRACE.dat
+ *             --json] [--phases] TRACE.dat
  *   sw-replay [--hz HZ] [--window NS] --sweep GRID [--json] TRACE.dat
  *   sw-replay [--hz HZ] [--window NS] [--exact-next] --check TRACE.dat
  *   sw-replay [--hz HZ] [--window NS] --time [ROUNDS] TRACE.dat
@@ -31,6 +31,9 @@
  * recorded them, compared with the recorded ones; where it did not, the
  * replay says so. --exact-next turns the model's stale-next_expiry rule
  * off, a model the differential must reject.
+ * --phases prints on stderr, after the report, the wall time of each
+ * step: reading the trace, the timers' index, the order, the mirror's
+ * setup, the replay through it, the report.
  * --check tests the replay (docs/replay.rst) and
  * prints "replay: TRACE: P passed, F failed". --time times the replay into
  * each wheel and the heap alone (sw_replay_time.c), best of ROUNDS (10).
@@ -144,7 +147,7 @@ static unsigned int sw_infer_hz(const struct sw_replay_trace *t, char *why, size
 
 /* Timers by address: the index of each distinct one, for per-timer state */
 struct sw_timers {
-	u64	*addr;
+	u64	*addr;		/* the distinct addresses, ascending */
 	size_t		nr;
 };
 
@@ -155,28 +158,80 @@ static int sw_u64_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void sw_timers_build(struct sw_timers *tm, const struct sw_replay_trace *t)
-{
-	size_t i, m = 0, n = 0;
+/* A slot of the timers' hash table: an address and its index, +1 (0: free) */
+struct sw_timer_slot {
+	u64	addr;
+	size_t		idx;
+};
 
-	tm->addr = xcalloc(t->nr, sizeof(*tm->addr));
-	for (i = 0; i < t->nr; i++) {
-		if (t->evs[i].type <= SW_RE_EXPIRE)
-			tm->addr[m++] = t->evs[i].timer;
-	}
-	qsort(tm->addr, m, sizeof(*tm->addr), sw_u64_cmp);
-	for (i = 0; i < m; i++) {
-		if (!n || tm->addr[n - 1] != tm->addr[i])
-			tm->addr[n++] = tm->addr[i];
-	}
-	tm->nr = n;
+static size_t sw_timer_hash(u64 addr, size_t mask)
+{
+	return (size_t)((addr * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
 }
 
-static size_t sw_timers_index(const struct sw_timers *tm, u64 addr)
+/* The slot of @addr in the table of @mask + 1 slots: its own, or the free one it would take */
+static struct sw_timer_slot *sw_timer_slot(struct sw_timer_slot *tab, size_t mask, u64 addr)
 {
-	const u64 *p = bsearch(&addr, tm->addr, tm->nr, sizeof(*p), sw_u64_cmp);
+	size_t h = sw_timer_hash(addr, mask);
 
-	return p - tm->addr;
+	while (tab[h].idx && tab[h].addr != addr)
+		h = (h + 1) & mask;
+	return &tab[h];
+}
+
+/*
+ * The distinct timers of the trace's timer events, ascending by address,
+ * and @timer_of, per event, its timer's index there. A hash table finds
+ * each event's timer: the events are many (a million in an hour of a busy
+ * machine), the timers few; only those are sorted.
+ */
+static void sw_timers_build(struct sw_timers *tm, const struct sw_replay_trace *t,
+			    size_t *timer_of)
+{
+	size_t i, n = 0, size = 64, mask;
+	struct sw_timer_slot *tab, *s;
+
+	tm->addr = NULL;
+	tab = xcalloc(size, sizeof(*tab));
+	mask = size - 1;
+	for (i = 0; i < t->nr; i++) {
+		if (t->evs[i].type > SW_RE_EXPIRE)
+			continue;
+		s = sw_timer_slot(tab, mask, t->evs[i].timer);
+		if (s->idx)
+			continue;
+		s->addr = t->evs[i].timer;
+		s->idx = ++n;
+		/* At most half full: grown, every address put again */
+		if (2 * n > size) {
+			struct sw_timer_slot *old = tab;
+			size_t j;
+
+			tab = xcalloc(2 * size, sizeof(*tab));
+			mask = 2 * size - 1;
+			for (j = 0; j < size; j++) {
+				if (old[j].idx)
+					*sw_timer_slot(tab, mask, old[j].addr) = old[j];
+			}
+			size *= 2;
+			free(old);
+		}
+	}
+	tm->addr = xcalloc(n + 1, sizeof(*tm->addr));
+	for (i = 0; i < size; i++) {
+		if (tab[i].idx)
+			tm->addr[tab[i].idx - 1] = tab[i].addr;
+	}
+	qsort(tm->addr, n, sizeof(*tm->addr), sw_u64_cmp);
+	tm->nr = n;
+	/* Each slot's index its address's place in the order */
+	for (i = 0; i < n; i++)
+		sw_timer_slot(tab, mask, tm->addr[i])->idx = i + 1;
+	for (i = 0; i < t->nr; i++) {
+		if (t->evs[i].type <= SW_RE_EXPIRE)
+			timer_of[i] = sw_timer_slot(tab, mask, t->evs[i].timer)->idx - 1;
+	}
+	free(tab);
 }
 
 /*
@@ -907,6 +962,26 @@ static double sw_now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/*
+ * --phases: where the replay's wall time went, on stderr: @ph the clock at
+ * the reading's start, after it, after the timers' index, after the order
+ * (and the jiffies derived), after the mirror's setup, after the replay,
+ * after the report
+ */
+static void sw_replay_phases(const double *ph, size_t nr)
+{
+	static const char * const names[] = {
+		"read", "index", "order", "setup", "mirror", "report",
+	};
+	unsigned int i;
+
+	fprintf(stderr, "phases events %zu", nr);
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		fprintf(stderr, " %s_s %.3f", names[i], ph[i + 1] - ph[i]);
+	fprintf(stderr, " total_s %.3f events_per_s %.0f\n", ph[6] - ph[0],
+		nr / (ph[6] - ph[0]));
+}
+
 /* The lateness of every level of wheel @w, one histogram */
 static void sw_sweep_lateness(const struct sw_mirror_wheel_figures *wf,
 			      struct sw_mirror_lateness *all)
@@ -1110,7 +1185,7 @@ static void sw_sweep(struct sw_replay *rp, const struct sw_grid *grid, const cha
 static void usage(void)
 {
 	fprintf(stderr,
-		"%s: %s [--hz HZ] [--window NS] [--exact-next] [--wheel SPEC]... [--raw | --only %s | --json | --check | --time [ROUNDS] | --tick-cost [ROUNDS]] TRACE.dat\n"
+		"%s: %s [--hz HZ] [--window NS] [--exact-next] [--wheel SPEC]... [--raw | --only %s | --json | --check | --time [ROUNDS] | --tick-cost [ROUNDS]] [--phases] TRACE.dat\n"
 		"       %s [--hz HZ] [--window NS] --sweep GRID [--json] TRACE.dat\n"
 		"  SPEC: seed, mainline, classic or bits=B,shift=S,depth=D,hz=H,clamp|cascade\n"
 		"  GRID: a file of specs, one a line, or KEY=A:B[:STEP],V,.../WORD,.../... (docs/replay.rst)\n",
@@ -1126,7 +1201,8 @@ int main(int argc, char **argv)
 	unsigned int show = SW_SHOW_SUMMARY, i;
 	const char *path = NULL;
 	unsigned int time_rounds = 0;
-	bool check = false, tick_cost = false;
+	bool check = false, tick_cost = false, phases = false;
+	double ph[8];
 	const char *wheel_specs[SW_MIRROR_MAX_WHEELS], *sweep = NULL;
 	struct sw_geometry wheel_geos[SW_MIRROR_MAX_WHEELS];
 	unsigned int nr_wheel_specs = 0;
@@ -1171,6 +1247,8 @@ int main(int argc, char **argv)
 			show = SW_SHOW_JSON;
 		} else if (!strcmp(argv[a], "--check")) {
 			check = true;
+		} else if (!strcmp(argv[a], "--phases")) {
+			phases = true;
 		} else if (!strcmp(argv[a], "--time") || !strcmp(argv[a], "--tick-cost")) {
 			char *end;
 
@@ -1211,6 +1289,7 @@ int main(int argc, char **argv)
 				die("--sweep: %s: %s", grid.spec[k], why);
 		}
 	}
+	ph[0] = sw_now_s();
 	if (sw_replay_trace_read(path, &rp.in.t, err, sizeof(err)))
 		die("%s: %s", path, err);
 	if (!rp.in.t.nr)
@@ -1223,15 +1302,14 @@ int main(int argc, char **argv)
 	} else {
 		snprintf(why, sizeof(why), "given");
 	}
-	sw_timers_build(&rp.in.timers, &rp.in.t);
+	ph[1] = sw_now_s();
 	timer_of = xcalloc(rp.in.t.nr, sizeof(*timer_of));
-	for (j = 0; j < rp.in.t.nr; j++) {
-		if (rp.in.t.evs[j].type <= SW_RE_EXPIRE)
-			timer_of[j] = sw_timers_index(&rp.in.timers, rp.in.t.evs[j].timer);
-	}
+	sw_timers_build(&rp.in.timers, &rp.in.t, timer_of);
+	ph[2] = sw_now_s();
 	sw_replay_order(&rp.in.t, timer_of, rp.in.timers.nr, &rp.order);
 	rp.in.timer_of = timer_of;
 	sw_derive_now(&rp);
+	ph[3] = sw_now_s();
 	if (sweep) {
 		sw_sweep(&rp, &grid, path, show == SW_SHOW_JSON);
 		sw_grid_free(&grid);
@@ -1245,6 +1323,7 @@ int main(int argc, char **argv)
 	rp.geos = wheel_geos;
 	rp.nr_geos = nr_wheel_specs;
 	sw_replay_setup(&rp);
+	ph[4] = sw_now_s();
 	if (show != SW_SHOW_JSON) {
 		printf("replay trace %s events %zu timers %zu cpus %u",
 		       path, rp.in.t.nr, rp.in.timers.nr, rp.in.t.nr_cpus);
@@ -1283,6 +1362,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	sw_replay_run(&rp);
+	ph[5] = sw_now_s();
 
 	rep = xcalloc(1, sizeof(*rep));
 	head.records = rp.in.timers.nr;
@@ -1310,5 +1390,10 @@ int main(int argc, char **argv)
 		sw_replay_json(&rp, rep, path, why);
 	else
 		sw_replay_report(&rp, rep, show);
+	if (phases) {
+		fflush(stdout);
+		ph[6] = sw_now_s();
+		sw_replay_phases(ph, rp.in.t.nr);
+	}
 	return 0;
 }

@@ -51,6 +51,12 @@ struct sw_msg_end {
 	u32	nr_cpus;
 };
 
+/*
+ * The pipe's stdio buffer at each end: a million events are 56 MB, in
+ * writes and reads of this size rather than of BUFSIZ
+ */
+#define SW_PIPE_BUF	(1024 * 1024)
+
 /* The names sent already, so that each goes once */
 #define SW_MAX_NAMES	4096
 
@@ -62,6 +68,7 @@ struct sw_reader {
 	struct tep_format_field	*expires, *flags, *bucket, *baseclk;
 	int			sirq_id[2], idle_id, base_idle_id;
 	struct tep_format_field	*vec[2], *state, *cpu_id, *is_idle, *idle_cpu;
+	bool			native;	/* the file's byte order is ours */
 	u64		nr, other;
 	long long		missed;
 	u64		named[SW_MAX_NAMES];
@@ -91,10 +98,56 @@ static void sw_child_fail(FILE *out, const char *fmt, ...)
 static u64 sw_field(struct sw_reader *r, struct tep_format_field *f, struct tep_record *rec)
 {
 	unsigned long long v = 0;
+	const void *p;
 
-	if (f && tep_read_number_field(f, rec->data, &v))
+	if (!f)
+		return 0;
+	/*
+	 * In the file's byte order when it is ours, inside the record: the
+	 * number read where it lies, as tep_read_number_field() would, without
+	 * its calls
+	 */
+	if (r->native && f->offset >= 0 && f->offset + f->size <= rec->size) {
+		p = (const char *)rec->data + f->offset;
+		switch (f->size) {
+		case 8: {
+			u64 x;
+
+			memcpy(&x, p, 8);
+			return x;
+		}
+		case 4: {
+			u32 x;
+
+			memcpy(&x, p, 4);
+			return x;
+		}
+		case 2: {
+			u16 x;
+
+			memcpy(&x, p, 2);
+			return x;
+		}
+		case 1:
+			return *(const u8 *)p;
+		}
+	}
+	if (tep_read_number_field(f, rec->data, &v))
 		sw_child_fail(r->out, "a record too short for its field %s", f->name);
 	return v;
+}
+
+/*
+ * An event to the parent: the tag and the event in one write to the
+ * buffer, unlocked (the child has one thread)
+ */
+static void sw_send_ev(struct sw_reader *r, const struct sw_replay_ev *ev)
+{
+	char msg[1 + sizeof(*ev)];
+
+	msg[0] = SW_MSG_EV;
+	memcpy(msg + 1, ev, sizeof(*ev));
+	fwrite_unlocked(msg, sizeof(msg), 1, r->out);
 }
 
 /* A record of the CPU's own events: its type, or -1 to skip it */
@@ -162,8 +215,7 @@ static int sw_child_record(struct tracecmd_input *handle, struct tep_record *rec
 			return 0;
 		}
 		ev.type = t;
-		fputc(SW_MSG_EV, r->out);
-		fwrite(&ev, sizeof(ev), 1, r->out);
+		sw_send_ev(r, &ev);
 		r->nr++;
 		return 0;
 	}
@@ -190,8 +242,7 @@ static int sw_child_record(struct tracecmd_input *handle, struct tep_record *rec
 	} else if (t == SW_RE_EXPIRE) {
 		ev.kclk = sw_field(r, r->baseclk, rec);
 	}
-	fputc(SW_MSG_EV, r->out);
-	fwrite(&ev, sizeof(ev), 1, r->out);
+	sw_send_ev(r, &ev);
 	r->nr++;
 	return 0;
 }
@@ -264,6 +315,7 @@ static void sw_child(const char *path, int fd)
 	r.out = fdopen(fd, "w");
 	if (!r.out)
 		_exit(1);
+	setvbuf(r.out, NULL, _IOFBF, SW_PIPE_BUF);
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!handle)
@@ -276,6 +328,7 @@ static void sw_child(const char *path, int fd)
 		sw_child_fail(r.out,
 			      "a trace of a kernel with %d-byte longs: only 64-bit kernels are replayed",
 			      tep_get_long_size(r.tep));
+	r.native = tep_is_file_bigendian(r.tep) == tep_is_local_bigendian(r.tep);
 	for (t = 0; t < 3; t++) {
 		struct tep_event *e = tep_find_event_by_name(r.tep, "timer", sw_event_names[t]);
 
@@ -361,14 +414,15 @@ static int sw_parent(FILE *in, struct sw_replay_trace *t, char *err, size_t errl
 	void *p;
 	int tag;
 
-	while ((tag = fgetc(in)) != EOF) {
+	/* The parent has one thread too: the stream read unlocked */
+	while ((tag = getc_unlocked(in)) != EOF) {
 		switch (tag) {
 		case SW_MSG_EV:
 			p = sw_replay_grow(t->evs, &cap_ev, t->nr, sizeof(*t->evs), 4096);
 			if (!p)
 				return sw_fail(err, errlen, "out of memory");
 			t->evs = p;
-			if (fread(&t->evs[t->nr], sizeof(*t->evs), 1, in) != 1)
+			if (fread_unlocked(&t->evs[t->nr], sizeof(*t->evs), 1, in) != 1)
 				return sw_fail(err, errlen, "the reader stopped in an event");
 			t->nr++;
 			break;
@@ -446,6 +500,7 @@ int sw_replay_trace_read(const char *path, struct sw_replay_trace *t, char *err,
 		waitpid(pid, &status, 0);
 		return sw_fail(err, errlen, "fdopen: %s", strerror(errno));
 	}
+	setvbuf(in, NULL, _IOFBF, SW_PIPE_BUF);
 	ret = sw_parent(in, t, err, errlen);
 	fclose(in);
 	if (waitpid(pid, &status, 0) < 0)
