@@ -81,6 +81,15 @@ static void ss_cpu(struct ss *t, enum sw_mirror_ev_type type, unsigned long at)
 	KUNIT_EXPECT_EQ(t->test, ss_ev(t, type, -1, at, 0, 0), SW_MC_CPU);
 }
 
+/* A timer softirq on CPU 0 at SS_T0 + @at that runs @timer, its baseclk SS_T0 + @baseclk */
+static void ss_run_timer(struct ss *t, int timer, unsigned long at, unsigned long baseclk)
+{
+	ss_cpu(t, SW_EV_SOFTIRQ_ENTRY, at);
+	KUNIT_EXPECT_EQ(t->test, ss_ev(t, SW_EV_CANCEL, timer, at, 0, 0), SW_MC_CANCEL);
+	KUNIT_EXPECT_EQ(t->test, ss_ev(t, SW_EV_EXPIRE, timer, at, baseclk, 0), SW_MC_EXPIRE);
+	ss_cpu(t, SW_EV_SOFTIRQ_EXIT, at);
+}
+
 /* CPU 0's figures in the kernel wheel, up to SS_T0 + @at */
 struct ss_fig {
 	unsigned long	softirqs, spurious, wakeups;
@@ -103,6 +112,23 @@ static struct ss_fig ss_read(struct ss *t, unsigned long at)
 	return f;
 }
 
+/*
+ * CPU 0's differential up to SS_T0 + @at: @recorded runs, @predicted
+ * raises, and every verdict as @want has it (those it leaves out: none)
+ */
+static void ss_expect_verdicts(struct ss *t, unsigned long at, unsigned long recorded,
+			       unsigned long predicted, const unsigned long *want)
+{
+	struct ss_fig f = ss_read(t, at);
+	unsigned int v;
+
+	KUNIT_EXPECT_EQ(t->test, f.cpu.recorded, recorded);
+	KUNIT_EXPECT_EQ(t->test, f.cpu.predicted, predicted);
+	for (v = 0; v < SW_SIRQ_NR_VERDICTS; v++)
+		KUNIT_EXPECT_EQ_MSG(t->test, f.cpu.verdict[v], want[v], "%s at +%lu",
+				    sw_sirq_verdict_name(v), at);
+}
+
 /* CPU 0's softirqs in the kernel wheel up to SS_T0 + @at: raised, spurious, idle wakeups */
 static void ss_expect(struct ss *t, unsigned long at, unsigned long softirqs,
 		      unsigned long spurious, unsigned long wakeups)
@@ -123,10 +149,7 @@ static void sw_softirq_enqueue_lowers_next_expiry(struct kunit *test)
 	ss_start(t, 0, 0, 20, 0);
 	ss_start(t, 1, 1, 10, 0);
 	/* The recorded run at +11 agrees: the model raised at that very tick */
-	ss_cpu(t, SW_EV_SOFTIRQ_ENTRY, 11);
-	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_CANCEL, 1, 11, 0, 0), SW_MC_CANCEL);
-	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_EXPIRE, 1, 11, 11, 0), SW_MC_EXPIRE);
-	ss_cpu(t, SW_EV_SOFTIRQ_EXIT, 11);
+	ss_run_timer(t, 1, 11, 11);
 	f = ss_read(t, 30);
 	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_AGREE], 1UL);
 	KUNIT_EXPECT_EQ(test, f.cpu.recorded, 1UL);
@@ -323,22 +346,15 @@ static void sw_softirq_run_between_events(struct kunit *test)
 		.expires = SS_T0 + 11,
 		.have = SW_EVF_EARLIEST,
 	};
-	struct ss_fig f;
 
 	ss_start(t, 0, 0, 10, 0);
 	ss_start(t, 1, 0, 12, 0);
 	ss_cancel(t, 0, 2);
 	KUNIT_EXPECT_EQ(test, sw_mirror_handle_event(&t->m, &ev, NULL), SW_MC_CPU);
 	ss_cpu(t, SW_EV_SOFTIRQ_EXIT, 13);
-	ss_cpu(t, SW_EV_SOFTIRQ_ENTRY, 13);
-	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_CANCEL, 1, 13, 0, 0), SW_MC_CANCEL);
-	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_EXPIRE, 1, 13, 13, 0), SW_MC_EXPIRE);
-	ss_cpu(t, SW_EV_SOFTIRQ_EXIT, 13);
-	f = ss_read(t, 20);
-	KUNIT_EXPECT_EQ(test, f.cpu.recorded, 2UL);
-	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_AGREE], 2UL);
-	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_COALESCED], 0UL);
-	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_UNPREDICTED], 0UL);
+	ss_run_timer(t, 1, 13, 13);
+	ss_expect_verdicts(t, 20, 2, 2, (const unsigned long [SW_SIRQ_NR_VERDICTS]) {
+		[SW_SIRQ_AGREE] = 2 });
 }
 
 /*
@@ -351,22 +367,15 @@ static void sw_softirq_run_between_events(struct kunit *test)
 static void sw_softirq_rerun_at_the_same_jiffies(struct kunit *test)
 {
 	struct ss *t = ss_new(test, SW_BASES_STD_DEF, false);
-	struct ss_fig f;
 
 	ss_start(t, 0, 0, 10, 0);
-	ss_cpu(t, SW_EV_SOFTIRQ_ENTRY, 11);
-	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_CANCEL, 0, 11, 0, 0), SW_MC_CANCEL);
-	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_EXPIRE, 0, 11, 11, 0), SW_MC_EXPIRE);
-	ss_cpu(t, SW_EV_SOFTIRQ_EXIT, 11);
+	ss_run_timer(t, 0, 11, 11);
 	ss_cpu(t, SW_EV_SOFTIRQ_ENTRY, 11);
 	ss_cpu(t, SW_EV_SOFTIRQ_EXIT, 11);
 	ss_cpu(t, SW_EV_SOFTIRQ_ENTRY, 15);
 	ss_cpu(t, SW_EV_SOFTIRQ_EXIT, 15);
-	f = ss_read(t, 20);
-	KUNIT_EXPECT_EQ(test, f.cpu.recorded, 3UL);
-	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_AGREE], 1UL);
-	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_RERUN], 1UL);
-	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_UNPREDICTED], 1UL);
+	ss_expect_verdicts(t, 20, 3, 1, (const unsigned long [SW_SIRQ_NR_VERDICTS]) {
+		[SW_SIRQ_AGREE] = 1, [SW_SIRQ_RERUN] = 1, [SW_SIRQ_UNPREDICTED] = 1 });
 }
 
 /*
@@ -381,34 +390,21 @@ static void sw_softirq_rerun_at_the_same_jiffies(struct kunit *test)
 static void sw_softirq_late_tick_runs_the_old_raise(struct kunit *test)
 {
 	struct ss *t = ss_new(test, SW_BASES_STD_DEF, false);
-	struct ss_fig f;
 
 	ss_start(t, 0, 0, 5, 0);
 	ss_start(t, 1, 0, 10, 0);
 	ss_cancel(t, 0, 2);
-	ss_cpu(t, SW_EV_SOFTIRQ_ENTRY, 20);
-	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_CANCEL, 1, 20, 0, 0), SW_MC_CANCEL);
-	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_EXPIRE, 1, 20, 11, 0), SW_MC_EXPIRE);
-	ss_cpu(t, SW_EV_SOFTIRQ_EXIT, 20);
-	f = ss_read(t, 21);
-	KUNIT_EXPECT_EQ(test, f.cpu.predicted, 2UL);
-	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_LATE], 1UL);
-	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_COALESCED], 1UL);
-	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_MISSED], 0UL);
-	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_UNPREDICTED], 0UL);
+	ss_run_timer(t, 1, 20, 11);
+	ss_expect_verdicts(t, 21, 1, 2, (const unsigned long [SW_SIRQ_NR_VERDICTS]) {
+		[SW_SIRQ_LATE] = 1, [SW_SIRQ_COALESCED] = 1 });
 
 	/* Stale raise at +23 (timer 3 deleted), then timer 2's run at +35 */
 	ss_start(t, 2, 21, 32, 0);
 	ss_start(t, 3, 21, 22, 0);
 	ss_cancel(t, 3, 21);
-	ss_cpu(t, SW_EV_SOFTIRQ_ENTRY, 35);
-	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_CANCEL, 2, 35, 0, 0), SW_MC_CANCEL);
-	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_EXPIRE, 2, 35, 33, 0), SW_MC_EXPIRE);
-	ss_cpu(t, SW_EV_SOFTIRQ_EXIT, 35);
-	f = ss_read(t, 36);
-	KUNIT_EXPECT_EQ(test, f.cpu.predicted, 4UL);
-	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_LATE], 2UL);
-	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_MISSED], 1UL);
+	ss_run_timer(t, 2, 35, 33);
+	ss_expect_verdicts(t, 36, 2, 4, (const unsigned long [SW_SIRQ_NR_VERDICTS]) {
+		[SW_SIRQ_LATE] = 2, [SW_SIRQ_COALESCED] = 1, [SW_SIRQ_MISSED] = 1 });
 }
 
 /*
@@ -558,10 +554,7 @@ static void sw_softirq_coarser_wheel_runs_it_later(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, fig);
 	ss_start(t, 0, 0, 10, 0);
-	ss_cpu(t, SW_EV_SOFTIRQ_ENTRY, 11);
-	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_CANCEL, 0, 11, 0, 0), SW_MC_CANCEL);
-	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_EXPIRE, 0, 11, 11, 0), SW_MC_EXPIRE);
-	ss_cpu(t, SW_EV_SOFTIRQ_EXIT, 11);
+	ss_run_timer(t, 0, 11, 11);
 	sw_mirror_advance(&t->m, SS_T0 + 40);
 	sw_mirror_read_figures(&t->m, fig);
 	for (w = 0; w < fig->wheels; w++) {

@@ -165,14 +165,13 @@ int sw_mirror_init_wheels(struct sw_mirror *m, unsigned int khz, unsigned long n
 	if (sw_geometry_init(&geo, SW_WHEEL_MAINLINE, khz))
 		return -EINVAL;
 	memset(m, 0, sizeof(*m));
-	m->hash = m->own_hash;
-	m->hash_bits = SW_MIRROR_HASH_BITS;
 	m->khz = khz;
-	m->budget = SW_MIRROR_BUDGET;
 	m->grace = SW_MIRROR_GRACE;
-	m->cpu_budget = SW_SIRQ_BUDGET;
 	m->now = now;
 	m->caught_j = now;
+	sw_mirror_set_hash(m, m->own_hash, SW_MIRROR_HASH_BITS);
+	sw_mirror_set_budget(m, SW_MIRROR_BUDGET);
+	sw_mirror_set_cpu_budget(m, SW_SIRQ_BUDGET);
 	hz[nr_hz++] = khz;
 	for (i = 0; defaults && i < ARRAY_SIZE(sw_mirror_vhz); i++) {
 		if (sw_mirror_vhz[i] != khz)

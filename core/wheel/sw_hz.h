@@ -101,28 +101,32 @@ static inline long sw_hz_split(const struct sw_hz *h, unsigned long j, unsigned 
 	return sec;
 }
 
-/* The virtual tick in progress at jiffy @j: floor; at the same HZ, the same tick */
-static inline unsigned long sw_hz_clock(const struct sw_hz *h, unsigned long j)
+/*
+ * Jiffy @j in virtual ticks: the tick in progress (floor), or with @up the
+ * first that does not begin before it (ceil); at the same HZ, the same tick
+ */
+static inline unsigned long sw_hz_convert(const struct sw_hz *h, unsigned long j, bool up)
 {
-	unsigned long rem;
+	unsigned long rem, part;
 	long sec;
 
 	if (h->vhz == h->khz)
 		return h->v0 + (j - h->j0);
 	sec = sw_hz_split(h, j, &rem);
-	return h->v0 + (unsigned long)sec * h->vhz + rem * h->vhz / h->khz;
+	part = (rem * h->vhz + (up ? h->khz - 1 : 0)) / h->khz;
+	return h->v0 + (unsigned long)sec * h->vhz + part;
 }
 
-/* The first virtual tick that does not begin before jiffy @expires: ceil */
+/* The virtual tick in progress at jiffy @j */
+static inline unsigned long sw_hz_clock(const struct sw_hz *h, unsigned long j)
+{
+	return sw_hz_convert(h, j, false);
+}
+
+/* The first virtual tick that does not begin before jiffy @expires */
 static inline unsigned long sw_hz_expiry(const struct sw_hz *h, unsigned long expires)
 {
-	unsigned long rem;
-	long sec;
-
-	if (h->vhz == h->khz)
-		return h->v0 + (expires - h->j0);
-	sec = sw_hz_split(h, expires, &rem);
-	return h->v0 + (unsigned long)sec * h->vhz + (rem * h->vhz + h->khz - 1) / h->khz;
+	return sw_hz_convert(h, expires, true);
 }
 
 /* sw_hz_expiry() of an expiry seen at jiffy @now, clamped as above */
