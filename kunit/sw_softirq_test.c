@@ -236,6 +236,36 @@ static void sw_softirq_61_short_idle_may_keep_the_tick(struct kunit *test)
 }
 
 /*
+ * A 6.1 CPU whose tick is taken as kept (idle, within %SW_SIRQ_WINDOW
+ * ticks) ticks as an awake one: its stale raise at +11 is a softirq, not
+ * an idle wakeup. Idle past the window, its tick stopped, its raise for
+ * timer 1 at +21 is the wakeup. 6.12 stopped the tick at idle entry: the
+ * one raise, at +21, is a wakeup.
+ */
+static void sw_softirq_61_kept_tick_is_no_wakeup(struct kunit *test)
+{
+	static const struct {
+		enum sw_mirror_bases	bases;
+		unsigned long		softirqs, spurious, wakeups;
+	} cases[] = {
+		{ SW_BASES_STD_DEF, 1, 1, 0 },
+		{ SW_BASES_LOCAL_GLOBAL_DEF, 0, 0, 0 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct ss *t = ss_new(test, cases[i].bases, false);
+
+		ss_start(t, 0, 0, 10, 0);
+		ss_start(t, 1, 0, 20, 0);
+		ss_cancel(t, 0, 2);
+		ss_cpu(t, SW_EV_IDLE_ENTER, 8);
+		ss_expect(t, 12, cases[i].softirqs, cases[i].spurious, cases[i].wakeups);
+		ss_expect(t, 30, cases[i].softirqs + 1, cases[i].spurious, 1);
+	}
+}
+
+/*
  * BASE_DEF is not recomputed on the way to idle, and never wakes the CPU:
  * a deferrable timer, stale or not, rides along with the next wakeup
  */
@@ -574,6 +604,7 @@ SW_TEST_SUITE(sw_softirq_suite, "shadow_wheel_softirq",
 	      KUNIT_CASE(sw_softirq_run_recomputes),
 	      KUNIT_CASE(sw_softirq_idle_entry_recomputes),
 	      KUNIT_CASE(sw_softirq_61_short_idle_may_keep_the_tick),
+	      KUNIT_CASE(sw_softirq_61_kept_tick_is_no_wakeup),
 	      KUNIT_CASE(sw_softirq_deferrable_rides_along),
 	      KUNIT_CASE(sw_softirq_612_runs_only_the_due_base),
 	      KUNIT_CASE(sw_softirq_612_idle_recomputes_both),

@@ -395,6 +395,8 @@ static bool sw_sirq_raise(struct sw_mirror *m, struct sw_mirror_cpu *c, unsigned
 	struct sw_sirq_wheel *sw = &c->wheel[w];
 	unsigned long next[SW_SIRQ_NR_BASES];
 	unsigned int b, due = 0, found;
+	/* Idle with the tick stopped: 6.1's kept tick is an awake CPU's */
+	bool asleep = c->idle && !c->idle_unsure;
 	bool runs;
 
 	for (b = 0; b < SW_SIRQ_NR_BASES; b++) {
@@ -407,13 +409,13 @@ static bool sw_sirq_raise(struct sw_mirror *m, struct sw_mirror_cpu *c, unsigned
 	sw->softirqs++;
 	if (!runs)
 		sw->spurious++;
-	if (c->idle)
+	if (asleep)
 		sw->wakeups++;
 	sw->ran = t;
 	sw_sirq_ghosts_ran(sw, t);
 	sw_sirq_set_next(sw, due, next, found);
 	if (w == m->kernel_wheel)
-		sw_sirq_predict(&c->diff, t, (c->idle ? SW_SIRQ_WHY_IDLE : 0) |
+		sw_sirq_predict(&c->diff, t, (asleep ? SW_SIRQ_WHY_IDLE : 0) |
 				((due & SW_SIRQ_NONDEF) == BIT(SW_SIRQ_BASE_GLOBAL) ?
 				 SW_SIRQ_WHY_GLOBAL : 0));
 	return true;
