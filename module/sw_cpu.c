@@ -11,8 +11,9 @@
  *  - a pinned hrtimer set for the next non-deferrable expiry of either,
  *    found from their bitmaps. Nothing else of ours wakes an idle CPU;
  *    when the hrtimer finds its CPU idle, that is a wakeup;
- *  - a pinned deferrable kernel timer re-armed every tick, which runs
- *    only while the CPU is awake anyway, as do deferrable shadow timers;
+ *  - a pinned deferrable kernel timer re-armed every tick while the wheel
+ *    has timers pending (sw_cpu_poll_arm()), which runs only while the
+ *    CPU is awake anyway, as do deferrable shadow timers;
  *  - a kernel timer added on the CPU (add_timer_on(), which also makes an
  *    idle CPU notice it) when a timer armed from another CPU is due before
  *    the hrtimer was set for; from the CPU itself, the tasklet directly.

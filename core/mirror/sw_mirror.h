@@ -273,7 +273,7 @@ struct sw_sirq_pred {
  * @run_remote:	of those, of timers on another CPU's base
  * @run_idle:	the CPU was idle, as modelled, when it began
  * @run_unmodelled: the CPU's model was reset when it began (over budget)
- * @run_rerun:	it began at the jiffies its CPU's previous run ended at or
+ * @run_rerun:	it began at the jiffies its CPU's previous run began at or
  *		before: if it runs no timer, TIMER_SOFTIRQ was raised
  *		again while that run was pending or running
  * @last_j:	jiffies of the CPU's previous run (the latest it can have
