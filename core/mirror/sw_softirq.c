@@ -198,9 +198,10 @@ static void sw_sirq_min(unsigned int b, unsigned long tk, unsigned int mask, uns
  * if not NULL, whether a timer is due in (@from, @t], which a run at @t
  * runs. Each timer on the list is charged to the event's budget, all of
  * them before the walk: false, and nothing to go by, if that is more than
- * is left. A CPU with more timers than the budget then costs nothing to
- * give up on, on each of its events, rather than a walk of the budget's
- * worth of them.
+ * is left (the event's budget is then spent: what else the event catches
+ * up fails too). A CPU with more timers than the budget is given up on
+ * at once, on each of its events, rather than after a walk of the
+ * budget's worth of them.
  */
 static bool sw_sirq_scan(struct sw_mirror *m, const struct sw_mirror_cpu *c, unsigned int w,
 			 unsigned int mask, unsigned long from, unsigned long t,

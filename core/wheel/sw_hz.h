@@ -79,8 +79,9 @@ static inline void sw_hz_init(struct sw_hz *h, unsigned int khz, unsigned int vh
 
 /*
  * (long)(@j - @h->j0) as whole seconds (floor, may be negative) and the
- * jiffies left over, 0 .. khz - 1. The mirror rebases on every event, so
- * its clocks are mostly within the second after the origin: no division.
+ * jiffies left over, 0 .. khz - 1. The mirror rebases its clocks as
+ * jiffies move on (once a jiffy), so they are mostly within the second
+ * after the origin: no division.
  */
 static inline long sw_hz_split(const struct sw_hz *h, unsigned long j, unsigned long *rem)
 {

@@ -596,8 +596,9 @@ static int sw_spec_list_item(struct sw_geometry *geo, unsigned int n, const char
  *		final newline is ignored, and an empty list gives no wheel
  * @hz:		the tick rate of a spec that gives none
  * @err:	on error, what is wrong: "spec N: " (its place in the list),
- *		then sw_geometry_parse()'s message or what else is wrong
- *		(%SW_SPEC_ERR_MAX holds any); may be NULL if @err_size is 0
+ *		then sw_geometry_parse()'s message or what else is wrong, cut
+ *		to @err_size (%SW_SPEC_ERR_MAX holds all but a message that
+ *		echoes a long bad value); may be NULL if @err_size is 0
  * @err_size:	room at @err
  *
  * Every spec is checked before @geos is written: a list is taken whole
