@@ -175,14 +175,20 @@ static void sw_softirq_delete_leaves_it_stale(struct kunit *test)
 }
 
 /* Timers at +10 and +20, the first deleted: next_expiry left at +11 */
-static struct ss *ss_stale_first(struct kunit *test)
+static struct ss *ss_stale_first_on(struct kunit *test, enum sw_mirror_bases bases)
 {
-	struct ss *t = ss_new(test, SW_BASES_STD_DEF, false);
+	struct ss *t = ss_new(test, bases, false);
 
 	ss_start(t, 0, 0, 10, 0);
 	ss_start(t, 1, 0, 20, 0);
 	ss_cancel(t, 0, 2);
 	return t;
+}
+
+/* The same on 6.1's bases */
+static struct ss *ss_stale_first(struct kunit *test)
+{
+	return ss_stale_first_on(test, SW_BASES_STD_DEF);
 }
 
 /* __run_timers(): a run recomputes, so one stale tick costs one softirq, not one a tick */
@@ -208,60 +214,36 @@ static void sw_softirq_idle_entry_recomputes(struct kunit *test)
 /*
  * 6.1's cpu_idle comes on every pass of the idle loop, the tick stopped or
  * kept: tick_nohz_next_event() keeps it without a recompute while RCU
- * needs the CPU. An idle period that ends within %SW_SIRQ_WINDOW ticks
- * leaves the stale next_expiry, and its raise at +11. 6.12's idle entry is
+ * needs the CPU. Idle within %SW_SIRQ_WINDOW ticks, the CPU ticks as an
+ * awake one: the stale next_expiry raises at +11, a softirq that runs
+ * nothing and no idle wakeup. An idle period that ends there leaves it
+ * at that; one that goes on past the window stopped the tick, and the
+ * raise for timer 1 at +21 is the wakeup. 6.12's idle entry is
  * timer_base_idle, the tick stopped: recomputed, no raise at +11.
  */
-static void sw_softirq_61_short_idle_may_keep_the_tick(struct kunit *test)
+static void sw_softirq_61_idle_may_keep_the_tick(struct kunit *test)
 {
 	static const struct {
 		enum sw_mirror_bases	bases;
-		unsigned long		softirqs, spurious;
+		unsigned long		exit;		/* the idle exit, 0: none */
+		unsigned long		by12[3];	/* softirqs, spurious, wakeups */
+		unsigned long		by30[3];
 	} cases[] = {
-		{ SW_BASES_STD_DEF, 2, 1 },
-		{ SW_BASES_LOCAL_GLOBAL_DEF, 1, 0 },
+		{ SW_BASES_STD_DEF, 9, { 1, 1, 0 }, { 2, 1, 0 } },
+		{ SW_BASES_LOCAL_GLOBAL_DEF, 9, { 0, 0, 0 }, { 1, 0, 0 } },
+		{ SW_BASES_STD_DEF, 0, { 1, 1, 0 }, { 2, 1, 1 } },
+		{ SW_BASES_LOCAL_GLOBAL_DEF, 0, { 0, 0, 0 }, { 1, 0, 1 } },
 	};
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		struct ss *t = ss_new(test, cases[i].bases, false);
+		struct ss *t = ss_stale_first_on(test, cases[i].bases);
 
-		ss_start(t, 0, 0, 10, 0);
-		ss_start(t, 1, 0, 20, 0);
-		ss_cancel(t, 0, 2);
 		ss_cpu(t, SW_EV_IDLE_ENTER, 8);
-		ss_cpu(t, SW_EV_IDLE_EXIT, 9);
-		ss_expect(t, 30, cases[i].softirqs, cases[i].spurious, 0);
-	}
-}
-
-/*
- * A 6.1 CPU whose tick is taken as kept (idle, within %SW_SIRQ_WINDOW
- * ticks) ticks as an awake one: its stale raise at +11 is a softirq, not
- * an idle wakeup. Idle past the window, its tick stopped, its raise for
- * timer 1 at +21 is the wakeup. 6.12 stopped the tick at idle entry: the
- * one raise, at +21, is a wakeup.
- */
-static void sw_softirq_61_kept_tick_is_no_wakeup(struct kunit *test)
-{
-	static const struct {
-		enum sw_mirror_bases	bases;
-		unsigned long		softirqs, spurious, wakeups;
-	} cases[] = {
-		{ SW_BASES_STD_DEF, 1, 1, 0 },
-		{ SW_BASES_LOCAL_GLOBAL_DEF, 0, 0, 0 },
-	};
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		struct ss *t = ss_new(test, cases[i].bases, false);
-
-		ss_start(t, 0, 0, 10, 0);
-		ss_start(t, 1, 0, 20, 0);
-		ss_cancel(t, 0, 2);
-		ss_cpu(t, SW_EV_IDLE_ENTER, 8);
-		ss_expect(t, 12, cases[i].softirqs, cases[i].spurious, cases[i].wakeups);
-		ss_expect(t, 30, cases[i].softirqs + 1, cases[i].spurious, 1);
+		if (cases[i].exit)
+			ss_cpu(t, SW_EV_IDLE_EXIT, cases[i].exit);
+		ss_expect(t, 12, cases[i].by12[0], cases[i].by12[1], cases[i].by12[2]);
+		ss_expect(t, 30, cases[i].by30[0], cases[i].by30[1], cases[i].by30[2]);
 	}
 }
 
@@ -603,8 +585,7 @@ SW_TEST_SUITE(sw_softirq_suite, "shadow_wheel_softirq",
 	      KUNIT_CASE(sw_softirq_delete_leaves_it_stale),
 	      KUNIT_CASE(sw_softirq_run_recomputes),
 	      KUNIT_CASE(sw_softirq_idle_entry_recomputes),
-	      KUNIT_CASE(sw_softirq_61_short_idle_may_keep_the_tick),
-	      KUNIT_CASE(sw_softirq_61_kept_tick_is_no_wakeup),
+	      KUNIT_CASE(sw_softirq_61_idle_may_keep_the_tick),
 	      KUNIT_CASE(sw_softirq_deferrable_rides_along),
 	      KUNIT_CASE(sw_softirq_612_runs_only_the_due_base),
 	      KUNIT_CASE(sw_softirq_612_idle_recomputes_both),
