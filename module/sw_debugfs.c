@@ -182,6 +182,16 @@ static const struct file_operations sw_bench_fops = {
 	.release	= single_release,
 };
 
+/* The file_operations of a mirror/ file read and written whole: NAME_read(), NAME_write() */
+#define SW_DEBUGFS_READ_WRITE(name)					\
+static const struct file_operations name##_fops = {			\
+	.owner	= THIS_MODULE,						\
+	.open	= simple_open,						\
+	.read	= name##_read,						\
+	.write	= name##_write,						\
+	.llseek	= default_llseek,					\
+}
+
 /* mirror/: the files that show the mirror, each a section of its report */
 static const struct {
 	const char		*name;
@@ -241,13 +251,7 @@ static ssize_t sw_live_enable_read(struct file *file, char __user *ubuf, size_t 
 	return simple_read_from_buffer(ubuf, len, ppos, buf, 2);
 }
 
-static const struct file_operations sw_live_enable_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.read	= sw_live_enable_read,
-	.write	= sw_live_enable_write,
-	.llseek	= default_llseek,
-};
+SW_DEBUGFS_READ_WRITE(sw_live_enable);
 
 /*
  * mirror/wheels: the wheels the mirror adds from its next start, as the
@@ -291,13 +295,7 @@ static ssize_t sw_live_wheels_read(struct file *file, char __user *ubuf, size_t 
 	return ret;
 }
 
-static const struct file_operations sw_live_wheels_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.read	= sw_live_wheels_read,
-	.write	= sw_live_wheels_write,
-	.llseek	= default_llseek,
-};
+SW_DEBUGFS_READ_WRITE(sw_live_wheels);
 
 static void sw_debugfs_mirror_init(struct dentry *parent)
 {
