@@ -41,6 +41,12 @@ static double sw_now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
+/* The same clock in seconds: the modes' wall times */
+double sw_replay_now_s(void)
+{
+	return sw_now_ns() / 1e9;
+}
+
 /* One tick processed, timed alone: --tick-cost */
 struct sw_tick_cost {
 	unsigned long	clk;
