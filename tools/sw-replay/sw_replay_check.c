@@ -41,7 +41,7 @@ static __printf(3, 4) void sw_check(struct sw_checks *c, bool ok, const char *fm
 }
 
 /* Of the softirq differential's verdicts, the share (per mille) of @v's */
-static unsigned long sw_sirq_share(const struct sw_mirror_report *rep, unsigned long v)
+static unsigned long sw_replay_check_share(const struct sw_mirror_report *rep, unsigned long v)
 {
 	unsigned long all = 0;
 	unsigned int i;
@@ -79,8 +79,8 @@ static void sw_replay_check_softirq(struct sw_replay *rp, const struct sw_mirror
 		    rep->fig.wheel[kw].vhz == rp->in.hz)
 			break;
 	}
-	un = sw_sirq_share(rep, v[SW_SIRQ_UNPREDICTED] + v[SW_SIRQ_MISSED]);
-	un_alt = sw_sirq_share(alt, va[SW_SIRQ_UNPREDICTED] + va[SW_SIRQ_MISSED]);
+	un = sw_replay_check_share(rep, v[SW_SIRQ_UNPREDICTED] + v[SW_SIRQ_MISSED]);
+	un_alt = sw_replay_check_share(alt, va[SW_SIRQ_UNPREDICTED] + va[SW_SIRQ_MISSED]);
 	sw_check(c, rep->fig.softirq_recorded && rep->fig.softirq_predicted,
 		 "timer softirqs recorded %lu (%lu ran no timer), predicted %lu (%lu would run none)",
 		 rep->fig.softirq_recorded, rep->fig.softirq_recorded_spurious,

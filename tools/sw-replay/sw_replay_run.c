@@ -17,18 +17,18 @@
 #include "sw_replay_run.h"
 
 /* The HZ a kernel can have, and how close the inferred rate must come */
-static const unsigned int sw_hz_choices[] = { 100, 250, 300, 1000 };
-#define SW_HZ_TOLERANCE_PCT	5
+static const unsigned int sw_replay_hz_choices[] = { 100, 250, 300, 1000 };
+#define SW_REPLAY_HZ_TOLERANCE_PCT	5
 /* The least a trace must span to infer its HZ */
-#define SW_HZ_MIN_NS		200000000ULL
-#define SW_HZ_MIN_JIFFIES	20
+#define SW_REPLAY_HZ_MIN_NS		200000000ULL
+#define SW_REPLAY_HZ_MIN_JIFFIES	20
 
 /*
  * The trace's HZ: jiffies over seconds between the first and the last event
  * carrying jiffies, to the nearest HZ a kernel can have. Returns 0 (and says
  * why in @why) if the trace is too short or the rate is no HZ.
  */
-static unsigned int sw_infer_hz(const struct sw_replay_trace *t, char *why, size_t len)
+static unsigned int sw_replay_infer_hz(const struct sw_replay_trace *t, char *why, size_t len)
 {
 	const struct sw_replay_ev *first = NULL, *last = NULL;
 	double rate, best_err = 1e9;
@@ -52,18 +52,18 @@ static unsigned int sw_infer_hz(const struct sw_replay_trace *t, char *why, size
 	rate = dj * 1e9 / dt;
 	snprintf(why, len, "%llu jiffies in %.3f s: %.1f per second",
 		 (unsigned long long)dj, dt / 1e9, rate);
-	if (dt < SW_HZ_MIN_NS || dj < SW_HZ_MIN_JIFFIES)
+	if (dt < SW_REPLAY_HZ_MIN_NS || dj < SW_REPLAY_HZ_MIN_JIFFIES)
 		return 0;
-	for (i = 0; i < ARRAY_SIZE(sw_hz_choices); i++) {
-		double err = rate / sw_hz_choices[i] - 1;
+	for (i = 0; i < ARRAY_SIZE(sw_replay_hz_choices); i++) {
+		double err = rate / sw_replay_hz_choices[i] - 1;
 
 		err = err < 0 ? -err : err;
 		if (err < best_err) {
 			best_err = err;
-			best = sw_hz_choices[i];
+			best = sw_replay_hz_choices[i];
 		}
 	}
-	return best_err * 100 <= SW_HZ_TOLERANCE_PCT ? best : 0;
+	return best_err * 100 <= SW_REPLAY_HZ_TOLERANCE_PCT ? best : 0;
 }
 
 static int sw_u64_cmp(const void *a, const void *b)
@@ -74,20 +74,21 @@ static int sw_u64_cmp(const void *a, const void *b)
 }
 
 /* A slot of the timers' hash table: an address and its index, +1 (0: free) */
-struct sw_timer_slot {
+struct sw_replay_timer_slot {
 	u64	addr;
 	size_t		idx;
 };
 
-static size_t sw_timer_hash(u64 addr, size_t mask)
+static size_t sw_replay_timer_hash(u64 addr, size_t mask)
 {
 	return (size_t)((addr * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
 }
 
 /* The slot of @addr in the table of @mask + 1 slots: its own, or the free one it would take */
-static struct sw_timer_slot *sw_timer_slot(struct sw_timer_slot *tab, size_t mask, u64 addr)
+static struct sw_replay_timer_slot *sw_replay_timer_find(struct sw_replay_timer_slot *tab,
+							 size_t mask, u64 addr)
 {
-	size_t h = sw_timer_hash(addr, mask);
+	size_t h = sw_replay_timer_hash(addr, mask);
 
 	while (tab[h].idx && tab[h].addr != addr)
 		h = (h + 1) & mask;
@@ -100,11 +101,11 @@ static struct sw_timer_slot *sw_timer_slot(struct sw_timer_slot *tab, size_t mas
  * each event's timer: the events are many (a million in an hour of a busy
  * machine), the timers few; only those are sorted.
  */
-static void sw_timers_build(struct sw_replay_timers *tm, const struct sw_replay_trace *t,
-			    size_t *timer_of)
+static void sw_replay_timers_build(struct sw_replay_timers *tm, const struct sw_replay_trace *t,
+				   size_t *timer_of)
 {
 	size_t i, n = 0, size = 64, mask;
-	struct sw_timer_slot *tab, *s;
+	struct sw_replay_timer_slot *tab, *s;
 
 	tm->addr = NULL;
 	tab = sw_replay_calloc(size, sizeof(*tab));
@@ -112,21 +113,21 @@ static void sw_timers_build(struct sw_replay_timers *tm, const struct sw_replay_
 	for (i = 0; i < t->nr; i++) {
 		if (t->evs[i].type > SW_RE_EXPIRE)
 			continue;
-		s = sw_timer_slot(tab, mask, t->evs[i].timer);
+		s = sw_replay_timer_find(tab, mask, t->evs[i].timer);
 		if (s->idx)
 			continue;
 		s->addr = t->evs[i].timer;
 		s->idx = ++n;
 		/* At most half full: grown, every address put again */
 		if (2 * n > size) {
-			struct sw_timer_slot *old = tab;
+			struct sw_replay_timer_slot *old = tab;
 			size_t j;
 
 			tab = sw_replay_calloc(2 * size, sizeof(*tab));
 			mask = 2 * size - 1;
 			for (j = 0; j < size; j++) {
 				if (old[j].idx)
-					*sw_timer_slot(tab, mask, old[j].addr) = old[j];
+					*sw_replay_timer_find(tab, mask, old[j].addr) = old[j];
 			}
 			size *= 2;
 			free(old);
@@ -141,10 +142,10 @@ static void sw_timers_build(struct sw_replay_timers *tm, const struct sw_replay_
 	tm->nr = n;
 	/* Each slot's index its address's place in the order */
 	for (i = 0; i < n; i++)
-		sw_timer_slot(tab, mask, tm->addr[i])->idx = i + 1;
+		sw_replay_timer_find(tab, mask, tm->addr[i])->idx = i + 1;
 	for (i = 0; i < t->nr; i++) {
 		if (t->evs[i].type <= SW_RE_EXPIRE)
-			timer_of[i] = sw_timer_slot(tab, mask, t->evs[i].timer)->idx - 1;
+			timer_of[i] = sw_replay_timer_find(tab, mask, t->evs[i].timer)->idx - 1;
 	}
 	free(tab);
 }
@@ -155,7 +156,7 @@ static void sw_contract_expired(struct sw_replay *rp, size_t ti,
 	unsigned int w;
 
 	for (w = 0; w < rp->nr_wheels; w++) {
-		const struct sw_place_state *ps = &rp->place[ti * rp->nr_wheels + w];
+		const struct sw_replay_place *ps = &rp->place[ti * rp->nr_wheels + w];
 		struct sw_contract *c = &rp->contract[w];
 		long lat = out->wheel[w].lateness, most = ps->most;
 
@@ -178,7 +179,7 @@ static void sw_contract_placed(struct sw_replay *rp, size_t ti,
 
 	for (w = 0; w < rp->nr_wheels; w++) {
 		const struct sw_mirror_wheel_outcome *o = &out->wheel[w];
-		struct sw_place_state *ps = &rp->place[ti * rp->nr_wheels + w];
+		struct sw_replay_place *ps = &rp->place[ti * rp->nr_wheels + w];
 
 		ps->most = o->gran + o->overdue;
 		ps->clamped = o->how & SW_TIMER_CLAMPED;
@@ -220,7 +221,7 @@ static void sw_replay_evidence(struct sw_replay *rp, size_t ti, const struct sw_
 }
 
 /* Whether the timer softirq whose softirq_entry is the @i-th event ran a timer */
-static bool sw_run_expires(const struct sw_replay_trace *t, size_t i)
+static bool sw_replay_softirq_ran_timer(const struct sw_replay_trace *t, size_t i)
 {
 	size_t k;
 
@@ -271,7 +272,7 @@ static void sw_derive_now(struct sw_replay *rp)
 			ev->now = last;
 			ev->have |= SW_RE_NOW;
 		} else if (ev->type == SW_RE_SOFTIRQ_ENTRY && rp->in.first_now &&
-			   !sw_run_expires(t, i)) {
+			   !sw_replay_softirq_ran_timer(t, i)) {
 			ev->expires = last;
 			ev->have |= SW_RE_EARLIEST;
 		}
@@ -448,7 +449,7 @@ void sw_replay_read(struct sw_replay *rp, const char *path, char *why, size_t le
 		sw_replay_die("%s: no timer events in the trace (%llu other events)", path,
 			      (unsigned long long)rp->in.t.other);
 	if (!rp->hz_given) {
-		rp->in.hz = sw_infer_hz(&rp->in.t, why, len);
+		rp->in.hz = sw_replay_infer_hz(&rp->in.t, why, len);
 		if (!rp->in.hz)
 			sw_replay_die("%s: cannot infer the kernel's HZ (%s); give it with --hz",
 				      path, why);
@@ -461,7 +462,7 @@ void sw_replay_read(struct sw_replay *rp, const char *path, char *why, size_t le
 void sw_replay_index(struct sw_replay *rp)
 {
 	rp->in.timer_of = sw_replay_calloc(rp->in.t.nr, sizeof(*rp->in.timer_of));
-	sw_timers_build(&rp->in.timers, &rp->in.t, rp->in.timer_of);
+	sw_replay_timers_build(&rp->in.timers, &rp->in.t, rp->in.timer_of);
 }
 
 /* The events in an order the kernel can have produced, each with its jiffies */

@@ -26,7 +26,7 @@ struct sw_replay_timers {
  * clock if the expiry had passed when it was placed (overdue). What the
  * placement's outcome said, per timer and wheel, until its expiry:
  */
-struct sw_place_state {
+struct sw_replay_place {
 	unsigned long	most;		/* granularity + overdue: the latest it may run */
 	bool		clamped;
 };
@@ -70,7 +70,7 @@ struct sw_replay {
 	unsigned int		nr_geos;
 	struct sw_mirror_top	*top;
 	u64		*fn_of;		/* per timer, its function as last seen */
-	struct sw_place_state	*place;		/* per timer and wheel */
+	struct sw_replay_place	*place;		/* per timer and wheel */
 	unsigned int		*base_of;	/* per timer, its base (evidence), +1 */
 	struct sw_geometry	kgeo;		/* mainline at the trace's HZ: the kernel's */
 	struct sw_evidence	evidence;
