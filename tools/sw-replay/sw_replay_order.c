@@ -21,8 +21,8 @@
 #include "sw_replay_order.h"
 
 /* The merge's view of a trace event */
-static void sw_order_view(const struct sw_replay_ev *re, struct sw_order_timer *timer,
-			  struct sw_order_ev *oe)
+static void sw_replay_order_view(const struct sw_replay_ev *re, struct sw_order_timer *timer,
+				 struct sw_order_ev *oe)
 {
 	static const u8 types[] = {
 		[SW_RE_START] = SW_ORDER_START,
@@ -46,7 +46,7 @@ static void sw_order_view(const struct sw_replay_ev *re, struct sw_order_timer *
 }
 
 /* Event i takes the place of event @perm[i], in place; @perm is used up */
-static void sw_order_permute(struct sw_replay_trace *t, size_t *timer_of, size_t *perm)
+static void sw_replay_order_permute(struct sw_replay_trace *t, size_t *timer_of, size_t *perm)
 {
 	size_t i, j, k;
 
@@ -123,7 +123,7 @@ void sw_replay_order(struct sw_replay_trace *t, size_t *timer_of, size_t nr_time
 		const struct sw_replay_ev *re = &t->evs[i];
 		size_t k = at[re->cpu] + cpu[re->cpu].nr++;
 
-		sw_order_view(re, &timers[timer_of[i]], &oev[k]);
+		sw_replay_order_view(re, &timers[timer_of[i]], &oev[k]);
 		from[k] = i;
 	}
 	for (c = 0; c < nr_cpus; c++)
@@ -132,7 +132,7 @@ void sw_replay_order(struct sw_replay_trace *t, size_t *timer_of, size_t nr_time
 	sw_order_init(&o, streams, nr_streams, ro->window);
 	for (i = 0; (next = sw_order_next(&o)) >= 0; i++)
 		perm[i] = from[streams[next].ev - oev + streams[next].pos - 1];
-	sw_order_permute(t, timer_of, perm);
+	sw_replay_order_permute(t, timer_of, perm);
 	ro->ties = o.ties;
 	ro->moved = o.moved;
 	ro->broken = o.broken;

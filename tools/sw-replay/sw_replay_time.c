@@ -33,7 +33,7 @@
 #include "sw_replay_time.h"
 #include "sw_replay_trace.h"
 
-static double sw_now_ns(void)
+static double sw_replay_now_ns(void)
 {
 	struct timespec ts;
 
@@ -41,18 +41,24 @@ static double sw_now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
+/* The same clock in seconds: the modes' wall times */
+double sw_replay_now_s(void)
+{
+	return sw_replay_now_ns() / 1e9;
+}
+
 /* One tick processed, timed alone: --tick-cost */
-struct sw_tick_cost {
+struct sw_replay_tick_sample {
 	unsigned long	clk;
 	double		ns;
 };
 
 /* Per tick processed, its cost: the least of the rounds so far */
-struct sw_tick_costs {
-	struct sw_tick_cost	*c;
-	size_t			nr;
-	size_t			size;
-	unsigned int		round;
+struct sw_replay_tick_samples {
+	struct sw_replay_tick_sample *c;
+	size_t		nr;
+	size_t		size;
+	unsigned int	round;
 };
 
 /* What one replay measured */
@@ -60,12 +66,13 @@ struct sw_timing {
 	double		total_ns;
 	double		tick_ns;
 	unsigned long	ticks;
-	struct sw_tick_costs *costs;	/* or NULL: ticks not timed alone */
+	struct sw_replay_tick_samples *costs;	/* or NULL: ticks not timed alone */
 };
 
-static void sw_tick_cost_add(struct sw_tick_costs *tc, unsigned long clk, double ns)
+static void sw_replay_tick_sample_add(struct sw_replay_tick_samples *tc, unsigned long clk,
+				      double ns)
 {
-	struct sw_tick_cost *c;
+	struct sw_replay_tick_sample *c;
 
 	if (tc->round) {
 		/* The rounds process the same ticks in the same order */
@@ -80,36 +87,37 @@ static void sw_tick_cost_add(struct sw_tick_costs *tc, unsigned long clk, double
 		exit(2);
 	}
 	tc->c = c;
-	tc->c[tc->nr++] = (struct sw_tick_cost){ .clk = clk, .ns = ns };
+	tc->c[tc->nr++] = (struct sw_replay_tick_sample){ .clk = clk, .ns = ns };
 }
 
 /* Bring @base to @clk: run (take out) every timer due before it */
-static unsigned long sw_time_catch_up(struct sw_base *base, unsigned long clk,
-				      struct sw_tick_costs *tc)
+static unsigned long sw_replay_time_catch_up(struct sw_base *base, unsigned long clk,
+					     struct sw_replay_tick_samples *tc)
 {
 	unsigned long ticks = 0;
 	struct sw_tick tick;
 
 	while (sw_time_before(base->clk, clk)) {
-		double a = tc ? sw_now_ns() : 0;
+		double a = tc ? sw_replay_now_ns() : 0;
 
 		sw_collect_tick(base, clk - 1, &tick);
 		ticks++;
 		while (sw_tick_pop(&tick))
 			;
 		if (tc)
-			sw_tick_cost_add(tc, tick.clk, sw_now_ns() - a);
+			sw_replay_tick_sample_add(tc, tick.clk, sw_replay_now_ns() - a);
 	}
 	return ticks;
 }
 
-static void sw_time_wheel(const struct sw_replay_trace *t, const size_t *timer_of,
-			  struct sw_timer *timers, size_t nr_timers, const struct sw_geometry *geo,
-			  const struct sw_hz *hz0, bool timed_ticks, struct sw_timing *out)
+static void sw_replay_time_wheel(const struct sw_replay_trace *t, const size_t *timer_of,
+				 struct sw_timer *timers, size_t nr_timers,
+				 const struct sw_geometry *geo, const struct sw_hz *hz0,
+				 bool timed_ticks, struct sw_timing *out)
 {
 	struct sw_hz hz = *hz0;
 	struct sw_base *base = calloc(1, sizeof(*base));
-	struct sw_tick_costs *tc = out->costs;
+	struct sw_replay_tick_samples *tc = out->costs;
 	double t0, t1;
 	size_t i;
 
@@ -123,7 +131,7 @@ static void sw_time_wheel(const struct sw_replay_trace *t, const size_t *timer_o
 		sw_timer_init(&timers[i], 0);
 	memset(out, 0, sizeof(*out));
 	out->costs = tc;
-	t0 = sw_now_ns();
+	t0 = sw_replay_now_ns();
 	for (i = 0; i < t->nr; i++) {
 		const struct sw_replay_ev *ev = &t->evs[i];
 		struct sw_timer *timer = &timers[timer_of[i]];
@@ -132,30 +140,30 @@ static void sw_time_wheel(const struct sw_replay_trace *t, const size_t *timer_o
 		sw_hz_rebase(&hz, ev->now);
 		clk = sw_hz_clock(&hz, ev->now);
 		if (timed_ticks && sw_time_before(base->clk, clk)) {
-			double a = sw_now_ns();
+			double a = sw_replay_now_ns();
 
-			out->ticks += sw_time_catch_up(base, clk, tc);
-			out->tick_ns += sw_now_ns() - a;
+			out->ticks += sw_replay_time_catch_up(base, clk, tc);
+			out->tick_ns += sw_replay_now_ns() - a;
 		} else if (!timed_ticks) {
-			out->ticks += sw_time_catch_up(base, clk, NULL);
+			out->ticks += sw_replay_time_catch_up(base, clk, NULL);
 		}
 		if (ev->type == SW_RE_START)
 			sw_modify(base, timer, sw_hz_expiry_at(&hz, ev->expires, ev->now));
 		else if (ev->type == SW_RE_CANCEL)
 			sw_cancel(base, timer);
 	}
-	t1 = sw_now_ns();
+	t1 = sw_replay_now_ns();
 	if (!timed_ticks)
 		out->total_ns = t1 - t0;
 	free(base);
 }
 
-static void sw_time_heap(const struct sw_replay_trace *t, const size_t *timer_of,
-			 struct sw_heap_timer *timers, size_t nr_timers, const struct sw_hz *hz0,
-			 bool timed_ticks, struct sw_timing *out)
+static void sw_replay_time_heap(const struct sw_replay_trace *t, const size_t *timer_of,
+				struct sw_heap_timer *timers, size_t nr_timers,
+				const struct sw_hz *hz0, bool timed_ticks, struct sw_timing *out)
 {
 	struct sw_hz hz = *hz0;
-	struct sw_tick_costs *tc = out->costs;
+	struct sw_replay_tick_samples *tc = out->costs;
 	struct sw_heap heap;
 	unsigned long clk;
 	double t0, t1;
@@ -170,7 +178,7 @@ static void sw_time_heap(const struct sw_replay_trace *t, const size_t *timer_of
 	out->costs = tc;
 	sw_hz_rebase(&hz, t->evs[0].now);
 	clk = sw_hz_clock(&hz, t->evs[0].now);
-	t0 = sw_now_ns();
+	t0 = sw_replay_now_ns();
 	for (i = 0; i < t->nr; i++) {
 		const struct sw_replay_ev *ev = &t->evs[i];
 		unsigned long now;
@@ -179,35 +187,36 @@ static void sw_time_heap(const struct sw_replay_trace *t, const size_t *timer_of
 		sw_hz_rebase(&hz, ev->now);
 		now = sw_hz_clock(&hz, ev->now);
 		if (timed_ticks && sw_time_before(clk, now))
-			a = sw_now_ns();
+			a = sw_replay_now_ns();
 		/* Tick by tick, as a wheel's clock goes: what is due before @now runs */
 		for (; sw_time_before(clk, now); clk++) {
-			double b = tc ? sw_now_ns() : 0;
+			double b = tc ? sw_replay_now_ns() : 0;
 
 			while (sw_heap_pop_due(&heap, clk))
 				;
 			out->ticks++;
 			if (tc)
-				sw_tick_cost_add(tc, clk, sw_now_ns() - b);
+				sw_replay_tick_sample_add(tc, clk, sw_replay_now_ns() - b);
 		}
 		if (a)
-			out->tick_ns += sw_now_ns() - a;
+			out->tick_ns += sw_replay_now_ns() - a;
 		if (ev->type == SW_RE_START)
 			sw_heap_modify(&heap, &timers[timer_of[i]],
 				       sw_hz_expiry_at(&hz, ev->expires, ev->now));
 		else if (ev->type == SW_RE_CANCEL)
 			sw_heap_cancel(&heap, &timers[timer_of[i]]);
 	}
-	t1 = sw_now_ns();
+	t1 = sw_replay_now_ns();
 	if (!timed_ticks)
 		out->total_ns = t1 - t0;
 	sw_heap_free(&heap);
 }
 
 /* The best of @rounds, the whole replay and its ticks timed apart */
-static void sw_time_one(const struct sw_replay_trace *t, const size_t *timer_of,
-			size_t nr_timers, int kind, const struct sw_hz *hz, unsigned int rounds,
-			struct sw_tick_costs *tc, struct sw_timing *best)
+static void sw_replay_time_one(const struct sw_replay_trace *t, const size_t *timer_of,
+			       size_t nr_timers, int kind, const struct sw_hz *hz,
+			       unsigned int rounds, struct sw_replay_tick_samples *tc,
+			       struct sw_timing *best)
 {
 	struct sw_timer *timers = calloc(nr_timers ? nr_timers : 1, sizeof(*timers));
 	struct sw_heap_timer *htimers = calloc(nr_timers ? nr_timers : 1, sizeof(*htimers));
@@ -232,9 +241,10 @@ static void sw_time_one(const struct sw_replay_trace *t, const size_t *timer_of,
 				tc->nr = 0;
 			}
 			if (kind < SW_WHEEL_NR_KINDS)
-				sw_time_wheel(t, timer_of, timers, nr_timers, &geo, hz, pass, &m);
+				sw_replay_time_wheel(t, timer_of, timers, nr_timers, &geo, hz, pass,
+						     &m);
 			else
-				sw_time_heap(t, timer_of, htimers, nr_timers, hz, pass, &m);
+				sw_replay_time_heap(t, timer_of, htimers, nr_timers, hz, pass, &m);
 			if (!pass && (!r || m.total_ns < best->total_ns))
 				best->total_ns = m.total_ns;
 			if (pass && (!r || m.tick_ns < best->tick_ns))
@@ -246,7 +256,7 @@ static void sw_time_one(const struct sw_replay_trace *t, const size_t *timer_of,
 	free(htimers);
 }
 
-static const char * const sw_time_names[] = { "seed", "mainline", "classic", "heap" };
+static const char * const sw_replay_time_names[] = { "seed", "mainline", "classic", "heap" };
 
 static double sw_ratio(double x, double classic)
 {
@@ -279,14 +289,14 @@ void sw_replay_time(const struct sw_replay_trace *t, const size_t *timer_of, siz
 		sw_hz_init(&hz, khz, hzs[h]);
 		spanned = sw_hz_clock(&hz, t->evs[t->nr - 1].now) - sw_hz_clock(&hz, t->evs[0].now);
 		for (k = 0; k < 4; k++)
-			sw_time_one(t, timer_of, nr_timers, k, &hz, rounds, NULL, &tm[k]);
+			sw_replay_time_one(t, timer_of, nr_timers, k, &hz, rounds, NULL, &tm[k]);
 		for (k = 0; k < 4; k++) {
 			const struct sw_timing *c = &tm[SW_WHEEL_CLASSIC];
 			double ev_ns = tm[k].total_ns / t->nr;
 			double tick_ns = spanned ? tm[k].tick_ns / spanned : 0;
 
-			printf("time %s.%u events %zu ns_per_event %.1f", sw_time_names[k], hzs[h],
-			       t->nr, ev_ns);
+			printf("time %s.%u events %zu ns_per_event %.1f", sw_replay_time_names[k],
+			       hzs[h], t->nr, ev_ns);
 			printf(" ticks_spanned %lu ticks_processed %lu", spanned, tm[k].ticks);
 			printf(" tick_ns_per_tick %.1f", tick_ns);
 			printf(" classic_over_this.event %.2f classic_over_this.tick %.2f\n",
@@ -314,7 +324,7 @@ void sw_replay_tick_cost(const struct sw_replay_trace *t, const size_t *timer_of
 			 size_t nr_timers, unsigned int khz, unsigned int rounds)
 {
 	unsigned int hzs[2] = { khz, 1000 }, h, k;
-	struct sw_tick_costs tc = {};
+	struct sw_replay_tick_samples tc = {};
 
 	for (h = 0; h < (khz == 1000 ? 1 : 2); h++) {
 		struct sw_timing tm;
@@ -324,9 +334,9 @@ void sw_replay_tick_cost(const struct sw_replay_trace *t, const size_t *timer_of
 
 		sw_hz_init(&hz, khz, hzs[h]);
 		clk0 = sw_hz_clock(&hz, t->evs[0].now);
-		for (k = 0; k < ARRAY_SIZE(sw_time_names); k++) {
-			sw_time_one(t, timer_of, nr_timers, k, &hz, rounds, &tc, &tm);
-			printf("# tick_cost %s.%u\n", sw_time_names[k], hzs[h]);
+		for (k = 0; k < ARRAY_SIZE(sw_replay_time_names); k++) {
+			sw_replay_time_one(t, timer_of, nr_timers, k, &hz, rounds, &tc, &tm);
+			printf("# tick_cost %s.%u\n", sw_replay_time_names[k], hzs[h]);
 			for (i = 0; i < tc.nr && i < tc.size; i++)
 				printf("%.4f %.0f\n", (double)(tc.c[i].clk - clk0) / hzs[h],
 				       tc.c[i].ns);
@@ -362,7 +372,7 @@ double sw_replay_time_geometry(const struct sw_replay_trace *t, const size_t *ti
 		exit(2);
 	}
 	sw_hz_init(&hz, khz, geo->hz);
-	sw_time_wheel(t, timer_of, timers, nr_timers, geo, &hz, false, &m);
+	sw_replay_time_wheel(t, timer_of, timers, nr_timers, geo, &hz, false, &m);
 	free(timers);
 	return m.total_ns;
 }

@@ -13,6 +13,7 @@ void sw_replay_time(const struct sw_replay_trace *t, const size_t *timer_of, siz
 		    unsigned int khz, unsigned int rounds);
 void sw_replay_tick_cost(const struct sw_replay_trace *t, const size_t *timer_of,
 			 size_t nr_timers, unsigned int khz, unsigned int rounds);
+double sw_replay_now_s(void);
 double sw_replay_time_geometry(const struct sw_replay_trace *t, const size_t *timer_of,
 			       size_t nr_timers, const struct sw_geometry *geo, unsigned int khz);
 

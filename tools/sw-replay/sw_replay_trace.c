@@ -151,8 +151,8 @@ static void sw_send_ev(struct sw_reader *r, const struct sw_replay_ev *ev)
 }
 
 /* A record of the CPU's own events: its type, or -1 to skip it */
-static int sw_cpu_record(struct sw_reader *r, struct tep_record *rec, int type,
-			 struct sw_replay_ev *ev)
+static int sw_replay_cpu_record(struct sw_reader *r, struct tep_record *rec, int type,
+				struct sw_replay_ev *ev)
 {
 	unsigned int i;
 
@@ -209,7 +209,7 @@ static int sw_child_record(struct tracecmd_input *handle, struct tep_record *rec
 			break;
 	}
 	if (t == 3) {
-		t = type >= 0 ? sw_cpu_record(r, rec, type, &ev) : -1;
+		t = type >= 0 ? sw_replay_cpu_record(r, rec, type, &ev) : -1;
 		if (t < 0) {
 			r->other++;
 			return 0;
