@@ -66,7 +66,7 @@ static int sw_stats_show(struct seq_file *m, void *unused)
 		return -ENOMEM;
 	}
 	sw_stats_show_counters(m, "", total);
-	seq_printf(m, "migrated %llu\nalive %ld\n", total->migrated_out, sw_shadows_live());
+	seq_printf(m, "migrated %llu\nalive %ld\n", total->migrated_out, sw_shadows_alive());
 	for_each_possible_cpu(cpu) {
 		snprintf(prefix, sizeof(prefix), "cpu%u.", cpu);
 		seq_printf(m, "%sonline %d\n", prefix, cpu_online(cpu));
