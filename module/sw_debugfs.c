@@ -93,9 +93,9 @@ static int sw_lateness_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(sw_lateness);
 
-static int sw_bench_seq_show(struct seq_file *m, void *unused)
+static int sw_kbench_seq_show(struct seq_file *m, void *unused)
 {
-	sw_bench_show(m);
+	sw_kbench_show(m);
 	return 0;
 }
 
@@ -128,7 +128,7 @@ struct sw_command_file {
 };
 
 static struct sw_command_file sw_control_file = { "control", sw_control };
-static struct sw_command_file sw_bench_file = { "bench", sw_control_bench };
+static struct sw_command_file sw_kbench_file = { "bench", sw_control_bench };
 
 /* A command written to a file of struct sw_command_file, carried out */
 static ssize_t sw_command_write(struct file *file, const char __user *ubuf, size_t len,
@@ -167,15 +167,15 @@ static const struct file_operations sw_control_fops = {
 	.llseek	= noop_llseek,
 };
 
-static int sw_bench_open(struct inode *inode, struct file *file)
+static int sw_kbench_open(struct inode *inode, struct file *file)
 {
-	return single_open(file, sw_bench_seq_show, NULL);
+	return single_open(file, sw_kbench_seq_show, NULL);
 }
 
 /* bench: write a run (its words, or nothing for the defaults), read the report */
-static const struct file_operations sw_bench_fops = {
+static const struct file_operations sw_kbench_fops = {
 	.owner		= THIS_MODULE,
-	.open		= sw_bench_open,
+	.open		= sw_kbench_open,
 	.read		= seq_read,
 	.write		= sw_command_write,
 	.llseek		= seq_lseek,
@@ -323,7 +323,7 @@ int sw_debugfs_init(void)
 	debugfs_create_file("stats", 0444, sw_dir, NULL, &sw_stats_fops);
 	debugfs_create_file("lateness", 0444, sw_dir, NULL, &sw_lateness_fops);
 	debugfs_create_file("control", 0200, sw_dir, &sw_control_file, &sw_control_fops);
-	debugfs_create_file("bench", 0600, sw_dir, &sw_bench_file, &sw_bench_fops);
+	debugfs_create_file("bench", 0600, sw_dir, &sw_kbench_file, &sw_kbench_fops);
 	sw_debugfs_mirror_init(sw_dir);
 	for_each_possible_cpu(cpu) {
 		struct dentry *dir;

@@ -129,7 +129,7 @@ MODULE_PARM_DESC(mirror_log,
  * an atomic increment of its counter, whose cache line only the CPUs
  * that use that timer (or another of its hash) share.
  * Callers of the sw_live_* API hold none of these: sw_bench_run.c holds
- * its own sw_bench_mutex around sw_live_start_records(), outside both.
+ * its own sw_kbench_mutex around sw_live_start_records(), outside both.
  */
 DEFINE_RAW_SPINLOCK(sw_live_lock);	/* the logs' reader, the wheels */
 DEFINE_MUTEX(sw_live_mutex);		/* start, stop, free, snapshot */
