@@ -46,7 +46,7 @@
  * sw_kbench_mutex: one run at a time; guards the report. Held for a whole
  * run, which takes cpu_hotplug_lock (read) only briefly and waits for the
  * run's thread, which starts and stops the mirror (sw_live_mutex and what
- * nests in it, see sw_live_probe.c) and takes no lock around the timed
+ * nests in it, see sw_live.c) and takes no lock around the timed
  * operations but the local one of struct sw_kbench_locked_wheel. So it
  * nests outside sw_live_mutex; the mirror never takes it.
  */

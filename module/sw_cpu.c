@@ -76,7 +76,7 @@ enum { SW_WAKE_WHEEL, SW_WAKE_CANCELS, SW_WAKE_NR };
  *         the kernel's timer_base lock	add_timer_on() of @kick, and
  *					mod_timer() or add_timer_on() of
  *					@poll (sw_cpu_poll_arm())
- *           sw_live_lock		(sw_live_probe.c) the mirror's
+ *           sw_live_lock		(sw_live.c) the mirror's
  *					timer_start probe, if it runs and
  *					finds its log full
  *

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * shadow-wheel: the live mirror's state, shared by its two sides only:
- * the probes and the log that feed it (sw_live_probe.c), and the reads
- * that copy it out (sw_live_read.c). Everyone else calls sw_live.h.
+ * shadow-wheel: the live mirror's state and its files' calls to each
+ * other, shared by the mirror's files only: sw_live.c starts and stops
+ * it, calling the other three; sw_live_probe.c's probes log the kernel's
+ * events, calling the feed; sw_live_feed.c drains the logs into the
+ * mirror; sw_live_config.c holds what a start runs with; sw_live_read.c
+ * copies the figures out. Everyone else calls sw_live.h.
  */
 #ifndef _SHADOW_WHEEL_SW_LIVE_STATE_H
 #define _SHADOW_WHEEL_SW_LIVE_STATE_H
@@ -78,9 +81,26 @@ struct sw_live {
 	bool			running;
 };
 
-/* Their nesting is described where they are defined, in sw_live_probe.c */
+/* Defined in sw_live.c, which says how they nest */
 extern raw_spinlock_t sw_live_lock;
 extern struct mutex sw_live_mutex;
 extern struct sw_live sw_live_mirror;
+
+/* sw_live_config.c: what a start runs with */
+bool sw_live_config_on_load(void);
+unsigned long sw_live_config_records(void);
+unsigned long sw_live_config_log(void);
+const struct sw_geometry *sw_live_config_wheels(unsigned int *nr);
+
+/* sw_live_feed.c: the logs, and their drain into the mirror */
+int sw_live_logs_init(struct sw_live *live, unsigned long entries);
+void sw_live_logs_free(struct sw_live *live);
+int sw_live_drainer(void *unused);
+struct sw_live_logged *sw_live_reserve_full(struct sw_live *live, struct sw_live_log *log,
+					    unsigned long *pos);
+
+/* sw_live_probe.c: the probes on the kernel's tracepoints, all or none */
+int sw_live_register(void);
+void sw_live_unregister(void);
 
 #endif /* _SHADOW_WHEEL_SW_LIVE_STATE_H */
