@@ -71,6 +71,8 @@
  * that use that timer (or another of its hash) share.
  * Callers of the sw_live_* API hold none of these: sw_bench_run.c holds
  * its own sw_kbench_mutex around sw_live_start_records(), outside both.
+ * What each member of struct sw_live is protected by is said at the
+ * member (sw_live_state.h).
  */
 DEFINE_RAW_SPINLOCK(sw_live_lock);	/* the logs' reader, the wheels */
 DEFINE_MUTEX(sw_live_mutex);		/* start, stop, free, snapshot */
@@ -188,7 +190,7 @@ int sw_live_start_records(unsigned long nr_records, bool with_own)
 		kthread_stop(live->drainer);
 		goto restore;
 	}
-	live->running = true;
+	WRITE_ONCE(live->running, true);
 	sw_live_free(&old);
 	mutex_unlock(&sw_live_mutex);
 	pr_info("mirror: started, %lu records, a log of %lu events per CPU, %u wheels\n",
@@ -216,7 +218,7 @@ static void sw_live_stop_locked(struct sw_live *live)
 	kthread_stop(live->drainer);
 	live->drainer = NULL;
 	sw_live_drain();
-	live->running = false;
+	WRITE_ONCE(live->running, false);
 	live->stopped = jiffies;
 }
 
