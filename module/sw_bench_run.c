@@ -12,7 +12,9 @@
  * pushed out by SW_CMP_FLOOR, over a background population pushed out by
  * SW_CMP_BACKGROUND, on the kernel's timers and the seed wheel alike, so
  * none of the kernel's fire while the run lasts.
- * The report is kept for reading; one run at a time.
+ * The report is kept for reading; one run at a time. What is named for
+ * the bench here is sw_kbench_* (the bench in the kernel): sw_bench_* are
+ * core/bench's.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -37,39 +39,39 @@
 #define SW_CMP_FLOOR		(600UL * HZ)	/* the compared timers: 10 minutes out */
 #define SW_CMP_BACKGROUND	(3600UL * HZ)	/* their background: an hour */
 /* The mirror's records for the kernel's run with it on, and what it may add a pair */
-#define SW_BENCH_MIRROR_RECORDS	65536UL
-#define SW_BENCH_MIRROR_TARGET_NS	100
+#define SW_KBENCH_MIRROR_RECORDS	65536UL
+#define SW_KBENCH_MIRROR_TARGET_NS	100
 
 /*
- * sw_bench_mutex: one run at a time; guards the report. Held for a whole
+ * sw_kbench_mutex: one run at a time; guards the report. Held for a whole
  * run, which takes cpu_hotplug_lock (read) only briefly and waits for the
  * run's thread, which starts and stops the mirror (sw_live_mutex and what
- * nests in it, see sw_live_probe.c) and takes no lock around the timed
- * operations but the local one of struct sw_bench_locked_wheel. So it
+ * nests in it, see sw_live.c) and takes no lock around the timed
+ * operations but the local one of struct sw_kbench_locked_wheel. So it
  * nests outside sw_live_mutex; the mirror never takes it.
  */
-static DEFINE_MUTEX(sw_bench_mutex);
+static DEFINE_MUTEX(sw_kbench_mutex);
 static char *sw_report;			/* the last run's, or NULL */
 
 /* The monotonic clock's fast read: fine-grained on UML too, unlike sched_clock */
-static u64 sw_bench_now(void)
+static u64 sw_kbench_now(void)
 {
 	return ktime_get_mono_fast_ns();
 }
 
-static void sw_bench_begin(void)
+static void sw_kbench_begin(void)
 {
 	preempt_disable();
 }
 
-static void sw_bench_end(void)
+static void sw_kbench_end(void)
 {
 	preempt_enable();
 	cond_resched();
 }
 
 static const struct sw_bench_env sw_kernel_env = {
-	.now_ns = sw_bench_now, .begin = sw_bench_begin, .end = sw_bench_end,
+	.now_ns = sw_kbench_now, .begin = sw_kbench_begin, .end = sw_kbench_end,
 };
 
 /*
@@ -78,29 +80,29 @@ static const struct sw_bench_env sw_kernel_env = {
  * timed apart, as what the mirror's thread does later for each event. The
  * all-CPU run drains from every CPU's thread at once: the sums are atomic.
  */
-static atomic64_t sw_bench_drain_ns;
-static atomic_long_t sw_bench_drained;
+static atomic64_t sw_kbench_drain_ns;
+static atomic_long_t sw_kbench_drained;
 
-static void sw_bench_end_drain(void)
+static void sw_kbench_end_drain(void)
 {
 	u64 t0;
 
 	preempt_enable();
-	t0 = sw_bench_now();
-	atomic_long_add(sw_live_drain(), &sw_bench_drained);
-	atomic64_add(sw_bench_now() - t0, &sw_bench_drain_ns);
+	t0 = sw_kbench_now();
+	atomic_long_add(sw_live_drain(), &sw_kbench_drained);
+	atomic64_add(sw_kbench_now() - t0, &sw_kbench_drain_ns);
 	cond_resched();
 }
 
 static const struct sw_bench_env sw_kernel_mirror_env = {
-	.now_ns = sw_bench_now, .begin = sw_bench_begin, .end = sw_bench_end_drain,
+	.now_ns = sw_kbench_now, .begin = sw_kbench_begin, .end = sw_kbench_end_drain,
 };
 
-static void sw_bench_begin_locked(void)
+static void sw_kbench_begin_locked(void)
 {
 }
 
-static void sw_bench_end_locked(void)
+static void sw_kbench_end_locked(void)
 {
 	cond_resched();
 }
@@ -112,12 +114,12 @@ static void sw_bench_end_locked(void)
  * whatever the lock turns off on this kernel (interrupts, or nothing).
  */
 static const struct sw_bench_env sw_locked_env = {
-	.now_ns = sw_bench_now, .begin = sw_bench_begin_locked, .end = sw_bench_end_locked,
+	.now_ns = sw_kbench_now, .begin = sw_kbench_begin_locked, .end = sw_kbench_end_locked,
 };
 
-void sw_bench_req_defaults(struct sw_bench_req *req)
+void sw_kbench_req_defaults(struct sw_kbench_req *req)
 {
-	*req = (struct sw_bench_req){
+	*req = (struct sw_kbench_req){
 		.wheels = BIT(SW_WHEEL_SEED) | BIT(SW_WHEEL_MAINLINE) | BIT(SW_WHEEL_CLASSIC),
 		.params = {
 			.hz = HZ, .timers = 100000, .ops = 100000, .ticks = 10000, .gap = 3 * HZ,
@@ -128,8 +130,8 @@ void sw_bench_req_defaults(struct sw_bench_req *req)
 }
 
 /* A run's state, shared with its thread */
-struct sw_bench_state {
-	const struct sw_bench_req	*req;
+struct sw_kbench_state {
+	const struct sw_kbench_req	*req;
 	struct sw_bench_params		params;
 	struct sw_bench_mem		mem;
 	struct sw_bench_report		reports[SW_WHEEL_NR_KINDS];
@@ -142,7 +144,7 @@ struct sw_bench_state {
 	int				ret;
 };
 
-static __printf(2, 3) void sw_out(struct sw_bench_state *s, const char *fmt, ...)
+static __printf(2, 3) void sw_out(struct sw_kbench_state *s, const char *fmt, ...)
 {
 	va_list args;
 
@@ -154,11 +156,11 @@ static __printf(2, 3) void sw_out(struct sw_bench_state *s, const char *fmt, ...
 /* One of the kernel's timers, and the run it belongs to */
 struct sw_ktimer {
 	struct timer_list	timer;
-	struct sw_bench_state	*state;
+	struct sw_kbench_state	*state;
 };
 
 /* Counts the kernel's timers that ran after all: they should not */
-static void sw_bench_fired(struct timer_list *t)
+static void sw_kbench_fired(struct timer_list *t)
 {
 	struct sw_ktimer *kt = timer_container_of(kt, t, timer);
 
@@ -166,47 +168,47 @@ static void sw_bench_fired(struct timer_list *t)
 }
 
 /* The kernel's timer API for sw_bench_time_ops() */
-struct sw_bench_kernel_timers {
+struct sw_kbench_kernel_timers {
 	struct sw_ktimer	*timers;
 	const unsigned long	*expiry;
 	unsigned long		mean;
 	struct sw_bench_rng	*rng;
 };
 
-static unsigned long sw_bench_kernel_timeout(void *ctx)
+static unsigned long sw_kbench_kernel_timeout(void *ctx)
 {
-	struct sw_bench_kernel_timers *k = ctx;
+	struct sw_kbench_kernel_timers *k = ctx;
 
 	return jiffies + SW_CMP_FLOOR + sw_bench_exp(k->rng, k->mean);
 }
 
-static void sw_bench_kernel_arm(void *ctx, unsigned long i)
+static void sw_kbench_kernel_arm(void *ctx, unsigned long i)
 {
-	struct sw_bench_kernel_timers *k = ctx;
+	struct sw_kbench_kernel_timers *k = ctx;
 
 	mod_timer(&k->timers[i].timer, k->expiry[i]);
 }
 
-static void sw_bench_kernel_near(void *ctx, unsigned long i)
+static void sw_kbench_kernel_near(void *ctx, unsigned long i)
 {
-	struct sw_bench_kernel_timers *k = ctx;
+	struct sw_kbench_kernel_timers *k = ctx;
 	struct timer_list *timer = &k->timers[i].timer;
 
 	mod_timer(timer, timer->expires + 1);
 }
 
-static void sw_bench_kernel_cancel(void *ctx, unsigned long i)
+static void sw_kbench_kernel_cancel(void *ctx, unsigned long i)
 {
-	struct sw_bench_kernel_timers *k = ctx;
+	struct sw_kbench_kernel_timers *k = ctx;
 
 	timer_delete(&k->timers[i].timer);
 }
 
-static const struct sw_bench_api sw_bench_kernel_api = {
-	.timeout	= sw_bench_kernel_timeout,
-	.arm		= sw_bench_kernel_arm,
-	.near		= sw_bench_kernel_near,
-	.cancel		= sw_bench_kernel_cancel,
+static const struct sw_bench_api sw_kbench_kernel_api = {
+	.timeout	= sw_kbench_kernel_timeout,
+	.arm		= sw_kbench_kernel_arm,
+	.near		= sw_kbench_kernel_near,
+	.cancel		= sw_kbench_kernel_cancel,
 };
 
 /*
@@ -214,37 +216,37 @@ static const struct sw_bench_api sw_bench_kernel_api = {
  * mirror runs (its own records, the module's timers included) while the
  * operations are timed, the background armed before it starts
  */
-static int sw_bench_kernel_ops(struct sw_bench_state *s, struct sw_ktimer *kt,
-			       struct sw_bench_op_cost *o, bool mirror)
+static int sw_kbench_kernel_ops(struct sw_kbench_state *s, struct sw_ktimer *kt,
+				struct sw_bench_op_cost *o, bool mirror)
 {
 	const struct sw_bench_params *p = &s->params;
 	struct sw_ktimer *kx = kt + p->timers;
 	unsigned long *expiry = s->mem.expiry, i;
-	struct sw_bench_kernel_timers k;
+	struct sw_kbench_kernel_timers k;
 	struct sw_bench_rng rng;
 	int ret = 0;
 
 	sw_bench_seed(&rng, p->seed + 3);
 	for (i = 0; i < p->timers + p->ops; i++) {
-		timer_setup(&kt[i].timer, sw_bench_fired, TIMER_PINNED);
+		timer_setup(&kt[i].timer, sw_kbench_fired, TIMER_PINNED);
 		kt[i].state = s;
 	}
 	for (i = 0; i < p->timers; i++)
 		mod_timer(&kt[i].timer,
 			  jiffies + SW_CMP_BACKGROUND + sw_bench_exp(&rng, p->traffic.mean));
 
-	k = (struct sw_bench_kernel_timers){
+	k = (struct sw_kbench_kernel_timers){
 		.timers = kx, .expiry = expiry, .mean = p->traffic.mean, .rng = &rng,
 	};
 	if (mirror) {
-		atomic64_set(&sw_bench_drain_ns, 0);
-		atomic_long_set(&sw_bench_drained, 0);
-		ret = sw_live_start_records(min_t(unsigned long, p->ops, SW_BENCH_MIRROR_RECORDS),
+		atomic64_set(&sw_kbench_drain_ns, 0);
+		atomic_long_set(&sw_kbench_drained, 0);
+		ret = sw_live_start_records(min_t(unsigned long, p->ops, SW_KBENCH_MIRROR_RECORDS),
 					    true);
 	}
 	if (!ret)
 		sw_bench_time_ops(o, mirror ? &sw_kernel_mirror_env : &sw_kernel_env, p->ops,
-				  expiry, &sw_bench_kernel_api, &k);
+				  expiry, &sw_kbench_kernel_api, &k);
 	if (mirror && !ret)
 		sw_live_stop();
 
@@ -254,7 +256,7 @@ static int sw_bench_kernel_ops(struct sw_bench_state *s, struct sw_ktimer *kt,
 }
 
 /* The seed wheel's operations as the driver does them: under its lock */
-struct sw_bench_locked_wheel {
+struct sw_kbench_locked_wheel {
 	spinlock_t		lock;	/* as the driver's around its wheel */
 	struct sw_base		*base;
 	struct sw_timer		*timers;
@@ -263,8 +265,8 @@ struct sw_bench_locked_wheel {
 	struct sw_bench_rng	*rng;
 };
 
-static void sw_bench_locked_modify(struct sw_bench_locked_wheel *l, struct sw_timer *timer,
-				   unsigned long expires)
+static void sw_kbench_locked_modify(struct sw_kbench_locked_wheel *l, struct sw_timer *timer,
+				    unsigned long expires)
 {
 	unsigned long flags;
 
@@ -273,30 +275,30 @@ static void sw_bench_locked_modify(struct sw_bench_locked_wheel *l, struct sw_ti
 	spin_unlock_irqrestore(&l->lock, flags);
 }
 
-static unsigned long sw_bench_locked_timeout(void *ctx)
+static unsigned long sw_kbench_locked_timeout(void *ctx)
 {
-	struct sw_bench_locked_wheel *l = ctx;
+	struct sw_kbench_locked_wheel *l = ctx;
 
 	return l->base->clk + SW_CMP_FLOOR + sw_bench_exp(l->rng, l->mean);
 }
 
-static void sw_bench_locked_arm(void *ctx, unsigned long i)
+static void sw_kbench_locked_arm(void *ctx, unsigned long i)
 {
-	struct sw_bench_locked_wheel *l = ctx;
+	struct sw_kbench_locked_wheel *l = ctx;
 
-	sw_bench_locked_modify(l, &l->timers[i], l->expiry[i]);
+	sw_kbench_locked_modify(l, &l->timers[i], l->expiry[i]);
 }
 
-static void sw_bench_locked_near(void *ctx, unsigned long i)
+static void sw_kbench_locked_near(void *ctx, unsigned long i)
 {
-	struct sw_bench_locked_wheel *l = ctx;
+	struct sw_kbench_locked_wheel *l = ctx;
 
-	sw_bench_locked_modify(l, &l->timers[i], l->timers[i].expires + 1);
+	sw_kbench_locked_modify(l, &l->timers[i], l->timers[i].expires + 1);
 }
 
-static void sw_bench_locked_cancel(void *ctx, unsigned long i)
+static void sw_kbench_locked_cancel(void *ctx, unsigned long i)
 {
-	struct sw_bench_locked_wheel *l = ctx;
+	struct sw_kbench_locked_wheel *l = ctx;
 	unsigned long flags;
 
 	spin_lock_irqsave(&l->lock, flags);
@@ -304,25 +306,25 @@ static void sw_bench_locked_cancel(void *ctx, unsigned long i)
 	spin_unlock_irqrestore(&l->lock, flags);
 }
 
-static const struct sw_bench_api sw_bench_locked_api = {
-	.timeout	= sw_bench_locked_timeout,
-	.arm		= sw_bench_locked_arm,
-	.near		= sw_bench_locked_near,
-	.cancel		= sw_bench_locked_cancel,
+static const struct sw_bench_api sw_kbench_locked_api = {
+	.timeout	= sw_kbench_locked_timeout,
+	.arm		= sw_kbench_locked_arm,
+	.near		= sw_kbench_locked_near,
+	.cancel		= sw_kbench_locked_cancel,
 };
 
 /*
  * The seed wheel on the workload the kernel's timers ran: the same
  * background an hour out, bare and under an irq-safe spinlock.
  */
-static void sw_bench_seed_ops(struct sw_bench_state *s, struct sw_bench_op_cost *o, bool locked)
+static void sw_kbench_seed_ops(struct sw_kbench_state *s, struct sw_bench_op_cost *o, bool locked)
 {
 	const struct sw_bench_params *p = &s->params;
 	struct sw_bench_traffic traffic = p->traffic;
 	struct sw_timer *extra = s->mem.extra;
 	unsigned long *expiry = s->mem.expiry, i;
 	struct sw_base *base = s->mem.base;
-	struct sw_bench_locked_wheel l;
+	struct sw_kbench_locked_wheel l;
 	struct sw_bench_rng rng;
 	struct sw_geometry geo;
 
@@ -346,11 +348,11 @@ static void sw_bench_seed_ops(struct sw_bench_state *s, struct sw_bench_op_cost 
 	l.expiry = expiry;
 	l.mean = traffic.mean;
 	l.rng = &rng;
-	sw_bench_time_ops(o, &sw_locked_env, p->ops, expiry, &sw_bench_locked_api, &l);
+	sw_bench_time_ops(o, &sw_locked_env, p->ops, expiry, &sw_kbench_locked_api, &l);
 }
 
-static void sw_bench_out_ops(struct sw_bench_state *s, const char *name,
-			     const struct sw_bench_op_cost *o)
+static void sw_kbench_out_ops(struct sw_kbench_state *s, const char *name,
+			      const struct sw_bench_op_cost *o)
 {
 	sw_out(s,
 	       "bench wheel=%s hz=%u timers=%lu ops=%lu arm=%u.%u mod_near=%u.%u mod_far=%u.%u cancel=%u.%u\n",
@@ -364,7 +366,7 @@ static void sw_bench_out_ops(struct sw_bench_state *s, const char *name,
  * its probes add to each (the target: 100 ns a pair). Not when the
  * mirror is on already, which the first run then measured too.
  */
-static void sw_bench_kernel_mirrored(struct sw_bench_state *s, struct sw_ktimer *kt)
+static void sw_kbench_kernel_mirrored(struct sw_kbench_state *s, struct sw_ktimer *kt)
 {
 	const struct sw_bench_op_cost *off = &s->kernel.ops, *on = &s->kernel_mirror.ops;
 	unsigned long drained;
@@ -378,17 +380,17 @@ static void sw_bench_kernel_mirrored(struct sw_bench_state *s, struct sw_ktimer 
 		return;
 	}
 	memset(kt, 0, (s->params.timers + s->params.ops) * sizeof(*kt));
-	ret = sw_bench_kernel_ops(s, kt, &s->kernel_mirror.ops, true);
+	ret = sw_kbench_kernel_ops(s, kt, &s->kernel_mirror.ops, true);
 	if (ret) {
 		sw_out(s, "bench wheel=kernel-mirror skipped: no mirror (%d)\n", ret);
 		return;
 	}
-	sw_bench_out_ops(s, "kernel-mirror", on);
+	sw_kbench_out_ops(s, "kernel-mirror", on);
 	added = ((long)on->arm + on->cancel - off->arm - off->cancel) / 1000;
 	sw_out(s, "bench mirror_added_ns.arm_cancel=%ld target=%d %s\n", added,
-	       SW_BENCH_MIRROR_TARGET_NS, added <= SW_BENCH_MIRROR_TARGET_NS ? "met" : "missed");
-	drained = atomic_long_read(&sw_bench_drained);
-	ns = atomic64_read(&sw_bench_drain_ns);
+	       SW_KBENCH_MIRROR_TARGET_NS, added <= SW_KBENCH_MIRROR_TARGET_NS ? "met" : "missed");
+	drained = atomic_long_read(&sw_kbench_drained);
+	ns = atomic64_read(&sw_kbench_drain_ns);
 	sw_out(s, "bench mirror_drained_ns.event=%llu events=%lu\n",
 	       drained ? div64_u64(ns, drained) : 0, drained);
 	/* Shared by the wheels, in tenths: beside sw-replay's ns per wheel-event */
@@ -399,10 +401,10 @@ static void sw_bench_kernel_mirrored(struct sw_bench_state *s, struct sw_ktimer 
 }
 
 /* The pairs each CPU times at once, at most: a log's worth between drains */
-#define SW_BENCH_ALL_OPS	2048UL
+#define SW_KBENCH_ALL_OPS	2048UL
 
 /**
- * struct sw_bench_all - the kernel's arm and cancel on every online CPU at once
+ * struct sw_kbench_all - the kernel's arm and cancel on every online CPU at once
  * @s:		the run
  * @mirror:	the mirror is on
  * @nr:		timers of each CPU
@@ -411,15 +413,15 @@ static void sw_bench_kernel_mirrored(struct sw_bench_state *s, struct sw_ktimer 
  * @done:	the last one is
  * @cpu:	per CPU: its timers, their expiries and what it timed
  */
-struct sw_bench_all {
-	struct sw_bench_state	*s;
+struct sw_kbench_all {
+	struct sw_kbench_state	*s;
 	bool			mirror;
 	unsigned long		nr;
 	atomic_t		waiting;
 	atomic_t		left;
 	struct completion	done;
-	struct sw_bench_all_cpu {
-		struct sw_bench_all	*all;
+	struct sw_kbench_all_cpu {
+		struct sw_kbench_all	*all;
 		struct sw_ktimer	*kt;
 		unsigned long		*expiry;
 		struct sw_bench_op_cost	ops;
@@ -427,25 +429,25 @@ struct sw_bench_all {
 	} *cpu;
 };
 
-static int sw_bench_all_thread(void *arg)
+static int sw_kbench_all_thread(void *arg)
 {
-	struct sw_bench_all_cpu *c = arg;
-	struct sw_bench_all *a = c->all;
-	struct sw_bench_kernel_timers k = {
+	struct sw_kbench_all_cpu *c = arg;
+	struct sw_kbench_all *a = c->all;
+	struct sw_kbench_kernel_timers k = {
 		.timers = c->kt, .expiry = c->expiry, .mean = a->s->params.traffic.mean,
 		.rng = &c->rng,
 	};
 	unsigned long i;
 
 	for (i = 0; i < a->nr; i++) {
-		timer_setup(&c->kt[i].timer, sw_bench_fired, TIMER_PINNED);
+		timer_setup(&c->kt[i].timer, sw_kbench_fired, TIMER_PINNED);
 		c->kt[i].state = a->s;
 	}
 	atomic_dec(&a->waiting);
 	while (atomic_read(&a->waiting))
 		cond_resched();
 	sw_bench_time_ops(&c->ops, a->mirror ? &sw_kernel_mirror_env : &sw_kernel_env, a->nr,
-			  c->expiry, &sw_bench_kernel_api, &k);
+			  c->expiry, &sw_kbench_kernel_api, &k);
 	for (i = 0; i < a->nr; i++)
 		timer_delete_sync(&c->kt[i].timer);
 	if (atomic_dec_and_test(&a->left))
@@ -458,7 +460,7 @@ static int sw_bench_all_thread(void *arg)
  * hotplug held off; the mean arm + cancel over the CPUs, in ps, into
  * @pair, and how many CPUs into @cpus. Returns 0 or -errno.
  */
-static int sw_bench_all_round(struct sw_bench_all *a, u64 *pair, unsigned int *cpus)
+static int sw_kbench_all_round(struct sw_kbench_all *a, u64 *pair, unsigned int *cpus)
 {
 	unsigned int cpu, n = 0, total;
 	struct task_struct *t;
@@ -473,7 +475,7 @@ static int sw_bench_all_round(struct sw_bench_all *a, u64 *pair, unsigned int *c
 	for_each_online_cpu(cpu) {
 		a->cpu[cpu].all = a;
 		sw_bench_seed(&a->cpu[cpu].rng, a->s->params.seed + 5 + cpu);
-		t = kthread_create(sw_bench_all_thread, &a->cpu[cpu], "sw_bench_all/%u", cpu);
+		t = kthread_create(sw_kbench_all_thread, &a->cpu[cpu], "sw_bench_all/%u", cpu);
 		if (IS_ERR(t)) {
 			ret = PTR_ERR(t);
 			break;
@@ -502,10 +504,10 @@ static int sw_bench_all_round(struct sw_bench_all *a, u64 *pair, unsigned int *c
  * with the mirror off and then on: what the probes add when every CPU
  * logs (what one log shared by all would make grow with the CPUs)
  */
-static void sw_bench_kernel_all(struct sw_bench_state *s)
+static void sw_kbench_kernel_all(struct sw_kbench_state *s)
 {
-	struct sw_bench_all a = { .s = s };
-	unsigned long nr = min(s->params.ops, SW_BENCH_ALL_OPS);
+	struct sw_kbench_all a = { .s = s };
+	unsigned long nr = min(s->params.ops, SW_KBENCH_ALL_OPS);
 	unsigned int cpu, n = 0;
 	u64 off = 0, on = 0;
 	int ret = -ENOMEM;
@@ -521,15 +523,15 @@ static void sw_bench_kernel_all(struct sw_bench_state *s)
 	}
 	a.nr = nr;
 	/* A first round untimed: the timers' memory touched, and TCG's code translated */
-	ret = sw_bench_all_round(&a, &off, &n) ?: sw_bench_all_round(&a, &off, &n);
+	ret = sw_kbench_all_round(&a, &off, &n) ?: sw_kbench_all_round(&a, &off, &n);
 	if (ret)
 		goto out;
 	ret = sw_live_start_records(min_t(unsigned long, nr * nr_cpu_ids,
-					  SW_BENCH_MIRROR_RECORDS), true);
+					  SW_KBENCH_MIRROR_RECORDS), true);
 	if (ret)
 		goto out;
 	a.mirror = true;
-	ret = sw_bench_all_round(&a, &on, &n);
+	ret = sw_kbench_all_round(&a, &on, &n);
 	sw_live_stop();
 out:
 	if (ret)
@@ -548,7 +550,7 @@ out:
 	kvfree(a.cpu);
 }
 
-static void sw_bench_compare_kernel(struct sw_bench_state *s)
+static void sw_kbench_compare_kernel(struct sw_kbench_state *s)
 {
 	struct sw_ktimer *kt;
 	char line[128];
@@ -560,17 +562,17 @@ static void sw_bench_compare_kernel(struct sw_bench_state *s)
 		return;
 	}
 	atomic_set(&s->fired, 0);
-	sw_bench_kernel_ops(s, kt, &s->kernel.ops, false);
-	sw_bench_kernel_mirrored(s, kt);
+	sw_kbench_kernel_ops(s, kt, &s->kernel.ops, false);
+	sw_kbench_kernel_mirrored(s, kt);
 	kvfree(kt);
 	if (!sw_live_running())
-		sw_bench_kernel_all(s);
-	sw_bench_seed_ops(s, &s->seed_bare.ops, false);
-	sw_bench_seed_ops(s, &s->seed_locked.ops, true);
+		sw_kbench_kernel_all(s);
+	sw_kbench_seed_ops(s, &s->seed_bare.ops, false);
+	sw_kbench_seed_ops(s, &s->seed_locked.ops, true);
 
-	sw_bench_out_ops(s, "kernel", &s->kernel.ops);
-	sw_bench_out_ops(s, "seed-bare", &s->seed_bare.ops);
-	sw_bench_out_ops(s, "seed-locked", &s->seed_locked.ops);
+	sw_kbench_out_ops(s, "kernel", &s->kernel.ops);
+	sw_kbench_out_ops(s, "seed-bare", &s->seed_bare.ops);
+	sw_kbench_out_ops(s, "seed-locked", &s->seed_locked.ops);
 	sw_out(s, "bench kernel_timers_fired=%d\n", atomic_read(&s->fired));
 	sw_bench_format_ratio(line, sizeof(line), "seed-bare/kernel.arm_cancel",
 			      (u64)s->seed_bare.ops.arm + s->seed_bare.ops.cancel,
@@ -582,9 +584,9 @@ static void sw_bench_compare_kernel(struct sw_bench_state *s)
 	sw_out(s, "%s", line);
 }
 
-static int sw_bench_thread(void *arg)
+static int sw_kbench_thread(void *arg)
 {
-	struct sw_bench_state *s = arg;
+	struct sw_kbench_state *s = arg;
 	enum sw_wheel_kind kind;
 	int ret;
 
@@ -614,12 +616,12 @@ static int sw_bench_thread(void *arg)
 		s->len = min_t(size_t, s->len, SW_REPORT_SIZE - 1);
 	}
 	if (!s->ret && s->req->kernel)
-		sw_bench_compare_kernel(s);
+		sw_kbench_compare_kernel(s);
 	complete(&s->done);
 	return 0;
 }
 
-static void sw_bench_free_mem(struct sw_bench_mem *mem)
+static void sw_kbench_free_mem(struct sw_bench_mem *mem)
 {
 	kvfree(mem->samples);
 	kvfree(mem->expiry);
@@ -628,7 +630,7 @@ static void sw_bench_free_mem(struct sw_bench_mem *mem)
 	kfree(mem->base);
 }
 
-static int sw_bench_alloc_mem(struct sw_bench_mem *mem, const struct sw_bench_params *p)
+static int sw_kbench_alloc_mem(struct sw_bench_mem *mem, const struct sw_bench_params *p)
 {
 	mem->base = kzalloc(sizeof(*mem->base), GFP_KERNEL);
 	mem->timers = kvcalloc(p->timers, sizeof(*mem->timers), GFP_KERNEL);
@@ -638,26 +640,26 @@ static int sw_bench_alloc_mem(struct sw_bench_mem *mem, const struct sw_bench_pa
 	mem->trace = NULL;
 	if (mem->base && mem->timers && mem->extra && mem->expiry && mem->samples)
 		return 0;
-	sw_bench_free_mem(mem);
+	sw_kbench_free_mem(mem);
 	return -ENOMEM;
 }
 
 /**
- * sw_bench_run - run a benchmark and keep its report
+ * sw_kbench_run - run a benchmark and keep its report
  * @req:	what to run; checked by the caller (sw_control.c)
  *
  * Return: 0, -EBUSY if a run is going on, -ENOMEM, -ENODEV if the CPU
  * is offline or went offline during the run, -ERANGE if timers expired
  * in the idle gap.
  */
-int sw_bench_run(const struct sw_bench_req *req)
+int sw_kbench_run(const struct sw_kbench_req *req)
 {
-	struct sw_bench_state *s;
+	struct sw_kbench_state *s;
 	struct task_struct *task;
 	unsigned long offlined;
 	int ret;
 
-	if (!mutex_trylock(&sw_bench_mutex))
+	if (!mutex_trylock(&sw_kbench_mutex))
 		return -EBUSY;
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	ret = -ENOMEM;
@@ -667,7 +669,7 @@ int sw_bench_run(const struct sw_bench_req *req)
 	s->params = req->params;
 	init_completion(&s->done);
 	s->out = kvzalloc(SW_REPORT_SIZE, GFP_KERNEL);
-	if (!s->out || sw_bench_alloc_mem(&s->mem, &s->params))
+	if (!s->out || sw_kbench_alloc_mem(&s->mem, &s->params))
 		goto out_free;
 
 	cpus_read_lock();
@@ -676,7 +678,7 @@ int sw_bench_run(const struct sw_bench_req *req)
 		cpus_read_unlock();
 		goto out_free_mem;
 	}
-	task = kthread_create(sw_bench_thread, s, "sw_bench/%u", req->cpu);
+	task = kthread_create(sw_kbench_thread, s, "sw_bench/%u", req->cpu);
 	if (IS_ERR(task)) {
 		cpus_read_unlock();
 		ret = PTR_ERR(task);
@@ -706,27 +708,27 @@ int sw_bench_run(const struct sw_bench_req *req)
 		s->out = NULL;
 	}
 out_free_mem:
-	sw_bench_free_mem(&s->mem);
+	sw_kbench_free_mem(&s->mem);
 out_free:
 	kvfree(s->out);
 	kfree(s);
 out_unlock:
-	mutex_unlock(&sw_bench_mutex);
+	mutex_unlock(&sw_kbench_mutex);
 	return ret;
 }
 
 /* The bench file: the last report */
-void sw_bench_show(struct seq_file *m)
+void sw_kbench_show(struct seq_file *m)
 {
-	mutex_lock(&sw_bench_mutex);
+	mutex_lock(&sw_kbench_mutex);
 	seq_puts(m, sw_report ?: "bench none: write a run to this file first\n");
-	mutex_unlock(&sw_bench_mutex);
+	mutex_unlock(&sw_kbench_mutex);
 }
 
-void sw_bench_exit(void)
+void sw_kbench_exit(void)
 {
-	mutex_lock(&sw_bench_mutex);
+	mutex_lock(&sw_kbench_mutex);
 	kvfree(sw_report);
 	sw_report = NULL;
-	mutex_unlock(&sw_bench_mutex);
+	mutex_unlock(&sw_kbench_mutex);
 }

@@ -219,8 +219,8 @@ static int sw_cmd_run(struct sw_parse *p)
 }
 
 /* "key=N" with lo <= N <= hi */
-static int sw_bench_number(struct sw_parse *p, const char *key, const char *value,
-			   unsigned long lo, unsigned long hi, unsigned long *val)
+static int sw_kbench_number(struct sw_parse *p, const char *key, const char *value,
+			    unsigned long lo, unsigned long hi, unsigned long *val)
 {
 	if (sw_parse_ulong(value, val) || *val < lo || *val > hi) {
 		pr_warn("bench: %s must be %lu..%lu (%pe): '%s'\n", key, lo, hi,
@@ -230,7 +230,7 @@ static int sw_bench_number(struct sw_parse *p, const char *key, const char *valu
 	return 0;
 }
 
-static int sw_bench_parse(struct sw_parse *p, struct sw_bench_req *req)
+static int sw_kbench_parse(struct sw_parse *p, struct sw_kbench_req *req)
 {
 	struct sw_bench_params *run = &req->params;
 	unsigned long seen = 0, val;
@@ -264,36 +264,37 @@ static int sw_bench_parse(struct sw_parse *p, struct sw_bench_req *req)
 				return sw_reject(p, -EINVAL, "unknown wheel", value);
 			break;
 		case 1:
-			ret = sw_bench_number(p, key, value, 1, SW_BENCH_TIMERS_MAX, &run->timers);
+			ret = sw_kbench_number(p, key, value, 1, SW_KBENCH_TIMERS_MAX,
+					       &run->timers);
 			break;
 		case 2:
-			ret = sw_bench_number(p, key, value, 1, SW_BENCH_MAX_OPS, &run->ops);
+			ret = sw_kbench_number(p, key, value, 1, SW_BENCH_MAX_OPS, &run->ops);
 			break;
 		case 3:
-			ret = sw_bench_number(p, key, value, 1, SW_BENCH_TICKS_MAX, &run->ticks);
+			ret = sw_kbench_number(p, key, value, 1, SW_KBENCH_TICKS_MAX, &run->ticks);
 			break;
 		case 4:
-			ret = sw_bench_number(p, key, value, 1, 600UL * HZ, &run->gap);
+			ret = sw_kbench_number(p, key, value, 1, 600UL * HZ, &run->gap);
 			break;
 		case 5:
-			ret = sw_bench_number(p, key, value, 1, 3600UL * HZ, &run->traffic.mean);
+			ret = sw_kbench_number(p, key, value, 1, 3600UL * HZ, &run->traffic.mean);
 			break;
 		case 6:
-			ret = sw_bench_number(p, key, value, 0, 99, &val);
+			ret = sw_kbench_number(p, key, value, 0, 99, &val);
 			run->traffic.cancel_pct = val;
 			break;
 		case 7:
-			ret = sw_bench_number(p, key, value, 0, nr_cpu_ids - 1, &val);
+			ret = sw_kbench_number(p, key, value, 0, nr_cpu_ids - 1, &val);
 			if (!ret && !cpu_online(val))
 				return sw_reject(p, -ENODEV, "no such cpu online", value);
 			req->cpu = val;
 			break;
 		case 8:
-			ret = sw_bench_number(p, key, value, 0, ULONG_MAX, &val);
+			ret = sw_kbench_number(p, key, value, 0, ULONG_MAX, &val);
 			run->seed = val;
 			break;
 		default:
-			ret = sw_bench_number(p, key, value, 0, 1, &val);
+			ret = sw_kbench_number(p, key, value, 0, 1, &val);
 			req->kernel = val;
 			break;
 		}
@@ -311,7 +312,7 @@ static int sw_bench_parse(struct sw_parse *p, struct sw_bench_req *req)
 int sw_control_bench(const char *cmd)
 {
 	struct sw_parse p = { .cmd = cmd };
-	struct sw_bench_req req;
+	struct sw_kbench_req req;
 	char *buf;
 	int ret;
 
@@ -319,11 +320,11 @@ int sw_control_bench(const char *cmd)
 	if (!buf)
 		return -ENOMEM;
 	p.rest = buf;
-	sw_bench_req_defaults(&req);
+	sw_kbench_req_defaults(&req);
 	req.cpu = raw_smp_processor_id();
-	ret = sw_bench_parse(&p, &req);
+	ret = sw_kbench_parse(&p, &req);
 	if (!ret) {
-		ret = sw_bench_run(&req);
+		ret = sw_kbench_run(&req);
 		if (ret)
 			pr_warn("bench: run failed (%pe): '%s'\n", ERR_PTR(ret), cmd);
 	}

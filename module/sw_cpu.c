@@ -28,9 +28,11 @@
  * A CPU going offline hands its timers to an online CPU; one coming
  * online starts with a fresh clock at jiffies.
  *
- * What the traffic does with a timer whose time came (re-arm it, or let
- * it go) is the traffic's rule, asked of sw_traffic.c; what the wheels
- * hold is shown by debugfs (sw_debugfs.c) from sw_cpu_view_wheel().
+ * What a timer does when its time comes (re-arm, or go) is its kind's
+ * (sw_cpu.h); the traffic (sw_traffic.c) makes the timers, arms them here
+ * and says while re-arming is allowed (sw_cpus_set_rearming()); it is
+ * never called from here. What the wheels hold is shown by debugfs
+ * (sw_debugfs.c) from sw_cpu_view_wheel().
  *
  * The tracepoints (sw_trace.h) fire under the CPU's lock, where the wheel
  * changes: a timer placed (arm, re-arm), cancelled, expired or moved off
@@ -50,7 +52,6 @@
 #include "sw_compat.h"
 #include "sw_cpu.h"
 #include "sw_trace.h"
-#include "sw_traffic.h"
 
 /*
  * Wakeups seen by the hrtimer: for the wheel (0) or the cancel queue (1).
@@ -75,7 +76,7 @@ enum { SW_WAKE_WHEEL, SW_WAKE_CANCELS, SW_WAKE_NR };
  *         the kernel's timer_base lock	add_timer_on() of @kick, and
  *					mod_timer() or add_timer_on() of
  *					@poll (sw_cpu_poll_arm())
- *           sw_live_lock		(sw_live_probe.c) the mirror's
+ *           sw_live_lock		(sw_live.c) the mirror's
  *					timer_start probe, if it runs and
  *					finds its log full
  *
@@ -111,7 +112,7 @@ static struct sw_cpu **sw_cpus;
 static struct sw_geometry sw_geo;
 static struct sw_geometry sw_cancel_geo;
 static struct kmem_cache *sw_shadow_cache;
-static atomic_long_t sw_live = ATOMIC_LONG_INIT(0);
+static atomic_long_t sw_nr_shadows = ATOMIC_LONG_INIT(0);
 static int sw_hp_state;
 
 const struct sw_geometry *sw_cpus_geometry(void)
@@ -131,8 +132,8 @@ const struct sw_geometry *sw_cpus_geometry(void)
  */
 bool sw_shadows_reserve(long n, long max)
 {
-	if (atomic_long_add_return(n, &sw_live) > max) {
-		atomic_long_sub(n, &sw_live);
+	if (atomic_long_add_return(n, &sw_nr_shadows) > max) {
+		atomic_long_sub(n, &sw_nr_shadows);
 		return false;
 	}
 	return true;
@@ -140,7 +141,7 @@ bool sw_shadows_reserve(long n, long max)
 
 void sw_shadows_unreserve(long n)
 {
-	atomic_long_sub(n, &sw_live);
+	atomic_long_sub(n, &sw_nr_shadows);
 }
 
 struct sw_shadow *sw_shadow_alloc(unsigned int flags)
@@ -158,13 +159,13 @@ struct sw_shadow *sw_shadow_alloc(unsigned int flags)
 void sw_shadow_free(struct sw_shadow *shadow)
 {
 	kmem_cache_free(sw_shadow_cache, shadow);
-	atomic_long_dec(&sw_live);
+	atomic_long_dec(&sw_nr_shadows);
 }
 
 /* Shadow timers reserved or alive */
-long sw_shadows_live(void)
+long sw_shadows_alive(void)
 {
-	return atomic_long_read(&sw_live);
+	return atomic_long_read(&sw_nr_shadows);
 }
 
 /*
@@ -314,15 +315,40 @@ static unsigned long sw_shadow_fn(struct sw_shadow *shadow)
 	return jiffies;
 }
 
+/* Periodic and timeout timers re-arm only while a continuous run goes on */
+static bool sw_rearming;
+
+/**
+ * sw_cpus_set_rearming - let periodic and timeout timers re-arm, or not
+ * @on:		a continuous run of the traffic (sw_traffic.c) goes on
+ *
+ * While @on, a periodic timer that expired is armed again by its period,
+ * and a timeout at its cancel time is pushed out by its period instead of
+ * cancelled (as on each ACK), each while it has re-arms left.
+ */
+void sw_cpus_set_rearming(bool on)
+{
+	WRITE_ONCE(sw_rearming, on);
+}
+
+/* A timer of @kind with re-arms left, in a run, uses one */
+static bool sw_shadow_rearm(struct sw_shadow *shadow, enum sw_shadow_kind kind)
+{
+	if (shadow->kind != kind || !shadow->rearms || !READ_ONCE(sw_rearming))
+		return false;
+	shadow->rearms--;
+	return true;
+}
+
 /*
  * After its function ran at @ran, for the tick @clk: record, then re-arm it
- * if the traffic says so, or free it
+ * if it is periodic and may, or free it
  */
 static void sw_cpu_expired(struct sw_cpu *c, struct sw_shadow *shadow, unsigned long clk,
 			   unsigned long ran)
 {
 	sw_hist_add(&c->stats.delivery, ran - clk);
-	if (sw_traffic_rearm_expired(shadow)) {
+	if (sw_shadow_rearm(shadow, SW_SHADOW_PERIODIC)) {
 		sw_cpu_enqueue(c, shadow, shadow->period);
 		c->stats.armed++;
 		c->stats.pending++;
@@ -332,10 +358,10 @@ static void sw_cpu_expired(struct sw_cpu *c, struct sw_shadow *shadow, unsigned 
 	sw_shadow_free(shadow);
 }
 
-/* The traffic's cancel time for @shadow has come: cancel it, or re-arm it if the traffic says so */
+/* The traffic's cancel time for @shadow has come: cancel it, or push out a timeout that may */
 static void sw_cpu_cancel_due(struct sw_cpu *c, struct sw_shadow *shadow)
 {
-	if (sw_traffic_rearm_cancel_due(shadow)) {
+	if (sw_shadow_rearm(shadow, SW_SHADOW_TIMEOUT)) {
 		sw_cpu_enqueue(c, shadow, shadow->period);
 		c->stats.modified++;
 		return;
@@ -805,7 +831,7 @@ void sw_cpus_exit(void)
 		sw_cpu_cancel_all(sw_cpus[cpu]);
 		spin_unlock_irq(&sw_cpus[cpu]->lock);
 	}
-	WARN_ON_ONCE(sw_shadows_live());
+	WARN_ON_ONCE(sw_shadows_alive());
 	sw_cpus_free();
 	kmem_cache_destroy(sw_shadow_cache);
 }

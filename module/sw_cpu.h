@@ -59,11 +59,12 @@ bool sw_shadows_reserve(long n, long max);
 void sw_shadows_unreserve(long n);
 struct sw_shadow *sw_shadow_alloc(unsigned int flags);
 void sw_shadow_free(struct sw_shadow *shadow);
-long sw_shadows_live(void);
+long sw_shadows_alive(void);
 
 int sw_cpu_arm(unsigned int cpu, struct sw_shadow *shadow, unsigned long delta);
 void sw_cpus_cancel_all(void);
 void sw_cpus_reset_stats(void);
+void sw_cpus_set_rearming(bool on);
 unsigned long sw_cpu_offlined(unsigned int cpu);
 
 /**

@@ -2,7 +2,9 @@
 /*
  * shadow-wheel: /sys/kernel/debug/shadow_wheel/, described in
  * docs/ABI/debugfs-shadow-wheel.
- * Figures are "key value" lines, so scripts can read them.
+ * Figures are "key value" lines, so scripts can read them. Each file's
+ * functions are sw_debugfs_<file>_*: the prefixes of what they show
+ * (sw_geometry_*, sw_stats_*, sw_live_*...) are those libraries' own.
  */
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
@@ -25,7 +27,7 @@ static u64 sw_ticks_to_ms(unsigned long ticks)
 	return div_u64((u64)ticks * MSEC_PER_SEC, HZ);
 }
 
-static int sw_geometry_show(struct seq_file *m, void *unused)
+static int sw_debugfs_geometry_show(struct seq_file *m, void *unused)
 {
 	const struct sw_geometry *geo = sw_cpus_geometry();
 	char spec[SW_SPEC_MAX];
@@ -50,9 +52,9 @@ static int sw_geometry_show(struct seq_file *m, void *unused)
 	}
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(sw_geometry);
+DEFINE_SHOW_ATTRIBUTE(sw_debugfs_geometry);
 
-static int sw_stats_show(struct seq_file *m, void *unused)
+static int sw_debugfs_stats_show(struct seq_file *m, void *unused)
 {
 	struct sw_stats *stats, *total = kmalloc(sizeof(*total), GFP_KERNEL);
 	unsigned int cpu;
@@ -66,7 +68,7 @@ static int sw_stats_show(struct seq_file *m, void *unused)
 		return -ENOMEM;
 	}
 	sw_stats_show_counters(m, "", total);
-	seq_printf(m, "migrated %llu\nalive %ld\n", total->migrated_out, sw_shadows_live());
+	seq_printf(m, "migrated %llu\nalive %ld\n", total->migrated_out, sw_shadows_alive());
 	for_each_possible_cpu(cpu) {
 		snprintf(prefix, sizeof(prefix), "cpu%u.", cpu);
 		seq_printf(m, "%sonline %d\n", prefix, cpu_online(cpu));
@@ -76,9 +78,9 @@ static int sw_stats_show(struct seq_file *m, void *unused)
 	kfree(total);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(sw_stats);
+DEFINE_SHOW_ATTRIBUTE(sw_debugfs_stats);
 
-static int sw_lateness_show(struct seq_file *m, void *unused)
+static int sw_debugfs_lateness_show(struct seq_file *m, void *unused)
 {
 	struct sw_stats *stats, *total = kmalloc(sizeof(*total), GFP_KERNEL);
 
@@ -91,16 +93,16 @@ static int sw_lateness_show(struct seq_file *m, void *unused)
 	kfree(total);
 	return stats ? 0 : -ENOMEM;
 }
-DEFINE_SHOW_ATTRIBUTE(sw_lateness);
+DEFINE_SHOW_ATTRIBUTE(sw_debugfs_lateness);
 
-static int sw_bench_seq_show(struct seq_file *m, void *unused)
+static int sw_debugfs_bench_show(struct seq_file *m, void *unused)
 {
-	sw_bench_show(m);
+	sw_kbench_show(m);
 	return 0;
 }
 
 /* cpuN/wheel: the wheel's clock, next expiry and the occupancy of its levels */
-static int sw_wheel_show(struct seq_file *m, void *unused)
+static int sw_debugfs_wheel_show(struct seq_file *m, void *unused)
 {
 	struct sw_cpu_wheel_view v;
 	unsigned int lvl;
@@ -119,7 +121,7 @@ static int sw_wheel_show(struct seq_file *m, void *unused)
 			   v.timers[lvl][1]);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(sw_wheel);
+DEFINE_SHOW_ATTRIBUTE(sw_debugfs_wheel);
 
 /* A file that takes commands: its name, and what carries them out */
 struct sw_command_file {
@@ -127,8 +129,8 @@ struct sw_command_file {
 	int		(*run)(const char *cmd);
 };
 
-static struct sw_command_file sw_control_file = { "control", sw_control };
-static struct sw_command_file sw_bench_file = { "bench", sw_control_bench };
+static struct sw_command_file sw_debugfs_control_file = { "control", sw_control };
+static struct sw_command_file sw_debugfs_bench_file = { "bench", sw_control_bench };
 
 /* A command written to a file of struct sw_command_file, carried out */
 static ssize_t sw_command_write(struct file *file, const char __user *ubuf, size_t len,
@@ -160,22 +162,22 @@ static ssize_t sw_command_write(struct file *file, const char __user *ubuf, size
 	return ret ? ret : len;
 }
 
-static const struct file_operations sw_control_fops = {
+static const struct file_operations sw_debugfs_control_fops = {
 	.owner	= THIS_MODULE,
 	.open	= simple_open,
 	.write	= sw_command_write,
 	.llseek	= noop_llseek,
 };
 
-static int sw_bench_open(struct inode *inode, struct file *file)
+static int sw_debugfs_bench_open(struct inode *inode, struct file *file)
 {
-	return single_open(file, sw_bench_seq_show, NULL);
+	return single_open(file, sw_debugfs_bench_show, NULL);
 }
 
 /* bench: write a run (its words, or nothing for the defaults), read the report */
-static const struct file_operations sw_bench_fops = {
+static const struct file_operations sw_debugfs_bench_fops = {
 	.owner		= THIS_MODULE,
-	.open		= sw_bench_open,
+	.open		= sw_debugfs_bench_open,
 	.read		= seq_read,
 	.write		= sw_command_write,
 	.llseek		= seq_lseek,
@@ -196,7 +198,7 @@ static const struct file_operations name##_fops = {			\
 static const struct {
 	const char		*name;
 	enum sw_live_section	section;
-} sw_live_files[] = {
+} sw_debugfs_mirror_files[] = {
 	{ "stats",	SW_LIVE_STATS },
 	{ "lateness",	SW_LIVE_LATENESS },
 	{ "diff",	SW_LIVE_DIFF },
@@ -205,19 +207,19 @@ static const struct {
 	{ "logs",	SW_LIVE_LOGS },
 };
 
-static int sw_live_file_show(struct seq_file *m, void *unused)
+static int sw_debugfs_mirror_show(struct seq_file *m, void *unused)
 {
 	return sw_live_show(m, (unsigned long)m->private);
 }
-DEFINE_SHOW_ATTRIBUTE(sw_live_file);
+DEFINE_SHOW_ATTRIBUTE(sw_debugfs_mirror);
 
 /*
  * mirror/enable: 1 starts the mirror, 0 stops it; reads whether it runs.
  * The write is "1" or "0" and at most a newline: not a number parsed from
  * the first bytes, which would take "01", "+1" or a digit and junk.
  */
-static ssize_t sw_live_enable_write(struct file *file, const char __user *ubuf, size_t len,
-				    loff_t *ppos)
+static ssize_t sw_debugfs_mirror_enable_write(struct file *file, const char __user *ubuf,
+					      size_t len, loff_t *ppos)
 {
 	char buf[2];
 	bool on;
@@ -243,23 +245,23 @@ static ssize_t sw_live_enable_write(struct file *file, const char __user *ubuf, 
 	return len;
 }
 
-static ssize_t sw_live_enable_read(struct file *file, char __user *ubuf, size_t len,
-				   loff_t *ppos)
+static ssize_t sw_debugfs_mirror_enable_read(struct file *file, char __user *ubuf, size_t len,
+					     loff_t *ppos)
 {
 	char buf[3] = { sw_live_running() ? '1' : '0', '\n', 0 };
 
 	return simple_read_from_buffer(ubuf, len, ppos, buf, 2);
 }
 
-SW_DEBUGFS_READ_WRITE(sw_live_enable);
+SW_DEBUGFS_READ_WRITE(sw_debugfs_mirror_enable);
 
 /*
  * mirror/wheels: the wheels the mirror adds from its next start, as the
  * mirror_wheels parameter: a write sets them (specs apart by ';', at most
  * a page), a read gives them back in canonical form
  */
-static ssize_t sw_live_wheels_write(struct file *file, const char __user *ubuf, size_t len,
-				    loff_t *ppos)
+static ssize_t sw_debugfs_mirror_wheels_write(struct file *file, const char __user *ubuf,
+					      size_t len, loff_t *ppos)
 {
 	char *list;
 	int ret;
@@ -282,8 +284,8 @@ static ssize_t sw_live_wheels_write(struct file *file, const char __user *ubuf, 
 	return ret ? ret : len;
 }
 
-static ssize_t sw_live_wheels_read(struct file *file, char __user *ubuf, size_t len,
-				   loff_t *ppos)
+static ssize_t sw_debugfs_mirror_wheels_read(struct file *file, char __user *ubuf, size_t len,
+					     loff_t *ppos)
 {
 	char *buf = kmalloc(PAGE_SIZE, GFP_KERNEL);
 	ssize_t ret;
@@ -295,19 +297,20 @@ static ssize_t sw_live_wheels_read(struct file *file, char __user *ubuf, size_t 
 	return ret;
 }
 
-SW_DEBUGFS_READ_WRITE(sw_live_wheels);
+SW_DEBUGFS_READ_WRITE(sw_debugfs_mirror_wheels);
 
 static void sw_debugfs_mirror_init(struct dentry *parent)
 {
 	struct dentry *dir = debugfs_create_dir("mirror", parent);
 	unsigned int i;
 
-	debugfs_create_file("enable", 0600, dir, NULL, &sw_live_enable_fops);
-	debugfs_create_file("wheels", 0600, dir, NULL, &sw_live_wheels_fops);
-	for (i = 0; i < ARRAY_SIZE(sw_live_files); i++) {
-		void *section = (void *)(unsigned long)sw_live_files[i].section;
+	debugfs_create_file("enable", 0600, dir, NULL, &sw_debugfs_mirror_enable_fops);
+	debugfs_create_file("wheels", 0600, dir, NULL, &sw_debugfs_mirror_wheels_fops);
+	for (i = 0; i < ARRAY_SIZE(sw_debugfs_mirror_files); i++) {
+		void *section = (void *)(unsigned long)sw_debugfs_mirror_files[i].section;
 
-		debugfs_create_file(sw_live_files[i].name, 0444, dir, section, &sw_live_file_fops);
+		debugfs_create_file(sw_debugfs_mirror_files[i].name, 0444, dir, section,
+				    &sw_debugfs_mirror_fops);
 	}
 }
 
@@ -319,11 +322,13 @@ int sw_debugfs_init(void)
 	sw_dir = debugfs_create_dir("shadow_wheel", NULL);
 	if (IS_ERR(sw_dir))
 		return PTR_ERR(sw_dir);
-	debugfs_create_file("geometry", 0444, sw_dir, NULL, &sw_geometry_fops);
-	debugfs_create_file("stats", 0444, sw_dir, NULL, &sw_stats_fops);
-	debugfs_create_file("lateness", 0444, sw_dir, NULL, &sw_lateness_fops);
-	debugfs_create_file("control", 0200, sw_dir, &sw_control_file, &sw_control_fops);
-	debugfs_create_file("bench", 0600, sw_dir, &sw_bench_file, &sw_bench_fops);
+	debugfs_create_file("geometry", 0444, sw_dir, NULL, &sw_debugfs_geometry_fops);
+	debugfs_create_file("stats", 0444, sw_dir, NULL, &sw_debugfs_stats_fops);
+	debugfs_create_file("lateness", 0444, sw_dir, NULL, &sw_debugfs_lateness_fops);
+	debugfs_create_file("control", 0200, sw_dir, &sw_debugfs_control_file,
+			    &sw_debugfs_control_fops);
+	debugfs_create_file("bench", 0600, sw_dir, &sw_debugfs_bench_file,
+			    &sw_debugfs_bench_fops);
 	sw_debugfs_mirror_init(sw_dir);
 	for_each_possible_cpu(cpu) {
 		struct dentry *dir;
@@ -331,7 +336,7 @@ int sw_debugfs_init(void)
 		snprintf(name, sizeof(name), "cpu%u", cpu);
 		dir = debugfs_create_dir(name, sw_dir);
 		debugfs_create_file("wheel", 0444, dir, (void *)(unsigned long)cpu,
-				    &sw_wheel_fops);
+				    &sw_debugfs_wheel_fops);
 	}
 	return 0;
 }

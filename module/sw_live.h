@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * shadow-wheel: the mirror on the running kernel: started, stopped and fed by
- * sw_live_probe.c, read by sw_live_read.c
+ * shadow-wheel: the mirror on the running kernel: started and stopped by
+ * sw_live.c, configured by sw_live_config.c, fed by sw_live_probe.c and
+ * sw_live_feed.c, read by sw_live_read.c
  */
 #ifndef _SHADOW_WHEEL_SW_LIVE_H
 #define _SHADOW_WHEEL_SW_LIVE_H

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * shadow-wheel: the live mirror read, for the files of debugfs mirror/.
- * A read drains the log (sw_live_probe.c) and brings every wheel up to
+ * A read drains the log (sw_live_feed.c) and brings every wheel up to
  * jiffies, then copies the figures out under the lock into a snapshot of
  * its own; the report (core/mirror/sw_mirror_report.c) prints from that
  * copy, into the read's seq_file, with no lock held.

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * shadow-wheel: the live mirror's state, shared by its two sides only:
- * the probes and the log that feed it (sw_live_probe.c), and the reads
- * that copy it out (sw_live_read.c). Everyone else calls sw_live.h.
+ * shadow-wheel: the live mirror's state and its files' calls to each
+ * other, shared by the mirror's files only: sw_live.c starts and stops
+ * it, calling the other three; sw_live_probe.c's probes log the kernel's
+ * events, calling the feed; sw_live_feed.c drains the logs into the
+ * mirror; sw_live_config.c holds what a start runs with; sw_live_read.c
+ * copies the figures out. Everyone else calls sw_live.h.
  */
 #ifndef _SHADOW_WHEEL_SW_LIVE_STATE_H
 #define _SHADOW_WHEEL_SW_LIVE_STATE_H
@@ -30,28 +33,50 @@ struct sw_live_order {
 
 /**
  * struct sw_live - the mirror and what feeds it
- * @m:		the mirror, NULL before the first start
- * @recs:	its records
- * @hash:	its table of records in use, a list per record
- * @slots:	its per-CPU slots, nr_cpu_ids of them
- * @cpus:	its per-CPU models, nr_cpu_ids of them
- * @top:	per real timer function
- * @nr_recs:	records in the pool
- * @started:	jiffies at start
- * @stopped:	jiffies at stop, while stopped
- * @own_events: events of the module's own timers, left out
- * @logs:	each CPU's log, NULL before the first start
- * @log_size:	entries of each CPU's log
- * @orders:	the counters, %SW_LIVE_ORDERS of them
- * @merge:	the drain's merge of the logs
- * @merge_next:	its numbers, one per counter
- * @heads:	each log's next event as the merge sees it, nr_cpu_ids
- * @drainer:	the thread that drains the logs
- * @drained:	events drained from the logs into the mirror
- * @drained_by_probes: of those, drained by a probe that found its log full
- * @softirqs:	TIMER_SOFTIRQ runs drained (softirq_entry)
- * @with_own:	the module's own timers are mirrored too (the bench's run)
- * @running:	the probes are registered
+ *
+ * Each member says what protects it; sw_live.c says how the locks nest.
+ * "Set at start": written under sw_live_mutex while the mirror is
+ * stopped, before its thread runs and its probes register, then only
+ * read while it runs (kthread_run() and tracepoint_probe_register()
+ * order the writes before the thread's and the probes' reads); only the
+ * next start or the module's exit, under sw_live_mutex with the probes
+ * unregistered and the thread stopped, writes it again or frees what it
+ * points to. What a pointer set at start points to is protected as its
+ * member says.
+ *
+ * @m:		the mirror, NULL before the first start: the pointer set at
+ *		start, the mirror under sw_live_lock
+ * @recs:	its records: set at start, then the mirror's (sw_live_lock)
+ * @hash:	its table of records in use, a list per record: likewise
+ * @slots:	its per-CPU slots, nr_cpu_ids of them: likewise
+ * @cpus:	its per-CPU models, nr_cpu_ids of them: likewise
+ * @top:	per real timer function: the pointer set at start, the table
+ *		under sw_live_lock
+ * @nr_recs:	records in the pool: set at start
+ * @started:	jiffies at start: set at start
+ * @stopped:	jiffies at stop, while stopped: sw_live_mutex
+ * @own_events: events of the module's own timers, left out: sw_live_lock
+ * @logs:	each CPU's log, NULL before the first start: the pointer set
+ *		at start; in each log, what its CPU writes is per-CPU (local_t,
+ *		its probes with interrupts off, or one interrupting another),
+ *		what its reader writes is under sw_live_lock (sw_live_log.h)
+ * @log_size:	entries of each CPU's log: set at start
+ * @orders:	the counters, %SW_LIVE_ORDERS of them: the pointer set at
+ *		start, each counter atomic (the probes of any CPU)
+ * @merge:	the drain's merge of the logs: sw_live_lock
+ * @merge_next:	its numbers, one per counter: the pointer set at start, the
+ *		numbers under sw_live_lock
+ * @heads:	each log's next event as the merge sees it, nr_cpu_ids: the
+ *		pointer set at start, the heads under sw_live_lock
+ * @drainer:	the thread that drains the logs: sw_live_mutex
+ * @drained:	events drained from the logs into the mirror: sw_live_lock
+ * @drained_by_probes: of those, drained by a probe that found its log
+ *		full: sw_live_lock
+ * @softirqs:	TIMER_SOFTIRQ runs drained (softirq_entry): sw_live_lock
+ * @with_own:	the module's own timers are mirrored too (the bench's run):
+ *		set at start
+ * @running:	the probes are registered: written under sw_live_mutex, read
+ *		under it or alone (sw_live_running(), READ_ONCE())
  */
 struct sw_live {
 	struct sw_mirror	*m;
@@ -78,9 +103,26 @@ struct sw_live {
 	bool			running;
 };
 
-/* Their nesting is described where they are defined, in sw_live_probe.c */
+/* Defined in sw_live.c, which says how they nest */
 extern raw_spinlock_t sw_live_lock;
 extern struct mutex sw_live_mutex;
 extern struct sw_live sw_live_mirror;
+
+/* sw_live_config.c: what a start runs with */
+bool sw_live_config_on_load(void);
+unsigned long sw_live_config_records(void);
+unsigned long sw_live_config_log(void);
+const struct sw_geometry *sw_live_config_wheels(unsigned int *nr);
+
+/* sw_live_feed.c: the logs, and their drain into the mirror */
+int sw_live_logs_init(struct sw_live *live, unsigned long entries);
+void sw_live_logs_free(struct sw_live *live);
+int sw_live_drainer(void *unused);
+struct sw_live_logged *sw_live_reserve_full(struct sw_live *live, struct sw_live_log *log,
+					    unsigned long *pos);
+
+/* sw_live_probe.c: the probes on the kernel's tracepoints, all or none */
+int sw_live_register(void);
+void sw_live_unregister(void);
 
 #endif /* _SHADOW_WHEEL_SW_LIVE_STATE_H */

@@ -76,7 +76,7 @@ static void __exit sw_exit(void)
 {
 	sw_debugfs_exit();
 	sw_live_exit();
-	sw_bench_exit();
+	sw_kbench_exit();
 	sw_traffic_stop();
 	sw_cpus_exit();
 }

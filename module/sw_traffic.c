@@ -195,45 +195,6 @@ static unsigned long sw_setup_preset(struct sw_shadow *shadow, const void *arg)
 	return delta;
 }
 
-/* Periodic and timeout timers re-arm only while a continuous run goes on */
-static bool sw_rearming;
-
-/* A timer of @kind with re-arms left, in a run, uses one */
-static bool sw_traffic_rearm(struct sw_shadow *shadow, enum sw_shadow_kind kind)
-{
-	if (shadow->kind != kind || !shadow->rearms || !READ_ONCE(sw_rearming))
-		return false;
-	shadow->rearms--;
-	return true;
-}
-
-/**
- * sw_traffic_rearm_expired - the traffic's rule for a timer that expired
- * @shadow:	the timer, its function run; under its CPU's lock
- *
- * A periodic timer is armed again by its period, while the run lasts.
- *
- * Return: true if the caller is to arm it @shadow->period ticks from now.
- */
-bool sw_traffic_rearm_expired(struct sw_shadow *shadow)
-{
-	return sw_traffic_rearm(shadow, SW_SHADOW_PERIODIC);
-}
-
-/**
- * sw_traffic_rearm_cancel_due - the traffic's rule for a timer at its cancel time
- * @shadow:	the timer, still pending; under its CPU's lock
- *
- * A timeout is pushed further out while still pending, as on each ACK,
- * while the run lasts; any other timer is cancelled.
- *
- * Return: true if the caller is to move it @shadow->period ticks from now.
- */
-bool sw_traffic_rearm_cancel_due(struct sw_shadow *shadow)
-{
-	return sw_traffic_rearm(shadow, SW_SHADOW_TIMEOUT);
-}
-
 /*
  * sw_run_mutex guards sw_run_task. It is held across kthread_stop(),
  * waiting for the run's thread, which takes cpu_hotplug_lock (read) and
@@ -252,7 +213,7 @@ static int sw_run_thread(void *unused)
 	unsigned long last = jiffies;
 	u64 carry = 0;
 
-	WRITE_ONCE(sw_rearming, true);
+	sw_cpus_set_rearming(true);
 	while (!kthread_should_stop() && time_before(last, sw_run_end)) {
 		unsigned long now, count;
 
@@ -285,7 +246,7 @@ static int sw_run_thread(void *unused)
 			count -= n;
 		}
 	}
-	WRITE_ONCE(sw_rearming, false);
+	sw_cpus_set_rearming(false);
 	WRITE_ONCE(sw_run_done, true);
 	/* Wait to be reaped by the next run, stop or unload */
 	while (!kthread_should_stop())

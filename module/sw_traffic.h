@@ -41,9 +41,4 @@ int sw_traffic_arm(const struct sw_arm_req *req);
 int sw_traffic_start(enum sw_preset preset, unsigned int rate, unsigned int seconds);
 void sw_traffic_stop(void);
 
-struct sw_shadow;
-
-bool sw_traffic_rearm_expired(struct sw_shadow *shadow);
-bool sw_traffic_rearm_cancel_due(struct sw_shadow *shadow);
-
 #endif /* _SHADOW_WHEEL_SW_TRAFFIC_H */
