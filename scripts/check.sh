@@ -26,7 +26,7 @@ kunit_log=$(mktemp)
 selftests_log=$(mktemp)
 dkms_log=$(mktemp)
 replay_log=$(mktemp)
-trap 'rm -f "$kunit_log" "$selftests_log" "$dkms_log" "$replay_log"' EXIT
+sw_rm_at_exit "$kunit_log" "$selftests_log" "$dkms_log" "$replay_log"
 
 scripts/dkms.sh | tee "$dkms_log"
 [ "${PIPESTATUS[0]}" -eq 0 ] || steps_failed=$((steps_failed + 1))

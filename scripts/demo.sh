@@ -88,7 +88,7 @@ done
 
 guest=$(mktemp)
 out=$(mktemp)
-trap 'rm -f "$guest" "$out"' EXIT
+sw_rm_at_exit "$guest" "$out"
 if [ $mirror -eq 1 ]; then
 	sw_demo_mirror
 	exit

@@ -29,7 +29,8 @@ sw_dkms_forget()
 }
 sw_dkms_forget
 src=$(mktemp -d)
-trap 'sw_dkms_forget; rm -rf "$src"' EXIT
+sw_rm_at_exit "$src"
+sw_at_exit sw_dkms_forget
 git ls-files | rsync -a --files-from=- ./ "$src/" || sw_die "cannot copy the sources"
 dkms add "$src" >&2 || sw_die "dkms add failed"
 

@@ -98,7 +98,7 @@ for k in "${kernels[@]}"; do
 done
 
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+sw_rm_at_exit "$log"
 bad=() passed=0 failed=0
 declare -A trees
 for k in "${kernels[@]}"; do

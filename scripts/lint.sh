@@ -38,7 +38,7 @@ sw_report()
 
 # The module, out of tree, in a scratch copy so no object lands in the repo
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+sw_rm_at_exit "$work"
 rsync -a --exclude=.git --exclude=/kunit/user/build "$SW_ROOT/" "$work/"
 out=$(make -C "$kdir" M="$work" W=1 C=2 modules 2>&1)
 rc=$?

@@ -336,7 +336,7 @@ hz=$(sed -n 's/^CONFIG_HZ=//p' "$config")
 [ -n "$hz" ] || sw_die "no CONFIG_HZ in $config"
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+sw_rm_at_exit "$work"
 sw_record_stage "$work/stage"
 sw_record_guest > "$work/guest.sh"
 disk=()

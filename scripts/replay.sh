@@ -53,7 +53,7 @@ sw_need_packages build-essential pkg-config libtracecmd-dev libtraceevent-dev \
 	libtracefs-dev libjson-c-dev xz-utils zstd gzip trace-cmd python3
 
 work=$(mktemp -d) || exit 1
-trap 'rm -rf "$work"' EXIT
+sw_rm_at_exit "$work"
 
 # The trace $1 as a plain trace.dat: itself, or unpacked into $work
 sw_replay_plain()

@@ -255,7 +255,7 @@ done
 
 sw_need_vm
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+sw_rm_at_exit "$work"
 passed=0 failed=0 skipped=0 bad=() failures=() stale_int3=()
 if ! built=$(sw_selftests_build "$work"); then
 	sw_log "selftests: cannot build the selftests: nothing ran"

@@ -28,12 +28,51 @@ sw_die()
 	exit 1
 }
 
-# Remove the files and directories $@ when the script exits (one set a
-# script: a later call replaces the earlier)
+# The commands sw_at_exit() stacked, and the process they belong to: a
+# subshell starts a stack of its own
+sw_exit_cmds=()
+sw_exit_pid=''
+
+# Run the stacked commands, the last added first, each once
+sw_run_at_exit()
+{
+	local i
+
+	for ((i = ${#sw_exit_cmds[@]} - 1; i >= 0; i--)); do
+		eval "${sw_exit_cmds[i]}"
+		unset 'sw_exit_cmds[i]'
+	done
+}
+
+# On the signal $1: the stacked commands, then the signal again with its
+# default action, so that the caller sees the script killed by it
+sw_exit_on_signal()
+{
+	trap - EXIT "$1"
+	sw_run_at_exit
+	kill -s "$1" "$BASHPID"
+}
+
+# Run the command $1 with the arguments $2... (their values now: a
+# caller's locals are gone at exit) when the script exits, also on SIGINT
+# and SIGTERM. The commands stack: they run in the reverse order of the
+# calls. A script sets no EXIT, INT or TERM trap of its own.
+sw_at_exit()
+{
+	if [ "$sw_exit_pid" != "$BASHPID" ]; then
+		sw_exit_cmds=()
+		sw_exit_pid=$BASHPID
+		trap sw_run_at_exit EXIT
+		trap 'sw_exit_on_signal INT' INT
+		trap 'sw_exit_on_signal TERM' TERM
+	fi
+	sw_exit_cmds+=("$(printf '%q ' "$@")")
+}
+
+# Remove the files and directories $@ when the script exits (sw_at_exit)
 sw_rm_at_exit()
 {
-	# shellcheck disable=SC2064 # the names now: a caller's locals are gone at exit
-	trap "rm -rf $(printf '%q ' "$@")" EXIT
+	sw_at_exit rm -rf -- "$@"
 }
 
 # Read the options at the start of a script's (or a function's) arguments,
