@@ -13,6 +13,14 @@
 # "check: N passed, N failed".
 set -u
 . "$(dirname "$0")/sw-lib.sh"
+
+usage()
+{
+	echo "usage: $0 (no arguments; make check runs it)" >&2
+	exit 2
+}
+
+sw_options_none "$@"
 cd "$SW_ROOT" || exit 1
 
 sw_need_module_build

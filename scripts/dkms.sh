@@ -10,6 +10,14 @@
 # each kernel, checked and removed again. Ends with "dkms: N passed, N failed".
 set -u
 . "$(dirname "$0")/sw-lib.sh"
+
+usage()
+{
+	echo "usage: $0 (no arguments; make dkms runs it)" >&2
+	exit 2
+}
+
+sw_options_none "$@"
 cd "$SW_ROOT" || exit 1
 
 sw_need_packages dkms pahole build-essential linux-headers-amd64 git

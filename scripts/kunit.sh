@@ -89,6 +89,8 @@ sw_kunit_count()
 	failed=$((failed + $(echo "$line" | grep -o 'crashed: [0-9]*' | grep -o '[0-9]*$' || echo 0)))
 }
 
+sw_options -- "$@"
+shift "$sw_optind"
 kernels=("$@")
 [ ${#kernels[@]} -eq 0 ] && kernels=(all)
 # shellcheck disable=SC2206

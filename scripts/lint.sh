@@ -8,6 +8,13 @@
 set -u
 . "$(dirname "$0")/sw-lib.sh"
 
+usage()
+{
+	echo "usage: $0 (no arguments; make lint runs it; KDIR=DIR for other headers)" >&2
+	exit 2
+}
+
+sw_options_none "$@"
 sw_need_module_build
 release=$(sw_debian_kernel_release)
 kdir=${KDIR:-/usr/src/linux-headers-$release}

@@ -83,18 +83,25 @@ sw_rm_at_exit()
 #   NAME+=REGEX  the same, VALUE appended to the array NAME (the option
 #                may be repeated)
 #   NAME         "--NAME", a flag: the variable NAME set to 1
+#   ...          an option not named ends the options, left with the
+#                words after it for the caller to pass on (to a program
+#                the script runs)
 # Options end at the first word that does not start with "-" (or after
-# "--"). An option not named, a value missing or not matching, calls the
-# caller's usage(). Sets sw_optind to the number of words read, which the
-# caller shifts away:
+# "--"). An option not named (without "..."), a value missing or not
+# matching, calls the caller's usage(). Sets sw_optind to the number of
+# words read, which the caller shifts away:
 #   sw_options 'kernel=.+' 'rate=[1-9][0-9]*' -- "$@"
 #   shift "$sw_optind"
 sw_options()
 {
-	local _sw_specs=() _sw_spec _sw_s _sw_name
+	local _sw_specs=() _sw_spec _sw_s _sw_name _sw_others=''
 
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do
-		_sw_specs+=("$1")
+		if [ "$1" = ... ]; then
+			_sw_others=1
+		else
+			_sw_specs+=("$1")
+		fi
 		shift
 	done
 	shift
@@ -108,7 +115,10 @@ sw_options()
 		for _sw_s in "${_sw_specs[@]}"; do
 			[ "--${_sw_s%%[+=]*}" = "$1" ] && _sw_spec=$_sw_s
 		done
-		[ -n "$_sw_spec" ] || usage
+		if [ -z "$_sw_spec" ]; then
+			[ -n "$_sw_others" ] && break
+			usage
+		fi
 		_sw_name=${_sw_spec%%[+=]*}
 		if [ "$_sw_spec" = "$_sw_name" ]; then
 			printf -v "$_sw_name" 1
@@ -130,6 +140,15 @@ sw_options()
 		shift 2
 		sw_optind=$((sw_optind + 2))
 	done
+}
+
+# The arguments of a script that takes none, read as sw_options() reads
+# them: any calls the caller's usage()
+sw_options_none()
+{
+	sw_options -- "$@"
+	shift "$sw_optind"
+	[ $# -eq 0 ] || usage
 }
 
 # How long an apt-get call waits in all for the locks of another package
