@@ -31,7 +31,8 @@
 # otherwise (a splat, a crash, a timeout, no results) counts as one failure.
 # The console log of a failed run is kept in $SW_SELFTESTS_LOGS, and the
 # failed tests are listed at the end.
-# Ends with one line "selftests: P passed, F failed"; the exit status is
+# After each kernel, "selftests: KERNEL took N s" (both its boots). Ends
+# with one line "selftests: P passed, F failed"; the exit status is
 # non-zero if anything failed.
 set -u
 . "$(dirname "$0")/sw-lib.sh"
@@ -380,10 +381,12 @@ if ! built=$(sw_selftests_build "$work"); then
 	exit 1
 fi
 for k in "${kernels[@]}"; do
+	start=$SECONDS
 	sw_selftests_run "$k" "$built" "$work/console.log" "${SW_SELFTESTS:-}"
 	[ -n "${SW_SELFTESTS:-}" ] || [ -z "$SW_SELFTESTS_SINGLE_TCG" ] ||
 		sw_selftests_run "$k" "$built" "$work/console.log" "$SW_SELFTESTS_SINGLE_TCG" \
 			tcg,thread=single
+	echo "selftests: $k took $((SECONDS - start)) s"
 done
 [ ${#stale_int3[@]} -eq 0 ] ||
 	sw_log "selftests: run again single-threaded after a stale int3: ${stale_int3[*]}"
