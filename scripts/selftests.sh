@@ -97,6 +97,25 @@ sw_selftests_build()
 	echo "$work/src/$dir"
 }
 
+# The TAP lines of the console log $1, each as "DEPTH<tab>LINE": the
+# kernel's messages left out, the "# " prefixes of nested output (each
+# program's under run.sh's, as kselftest's runner does) taken off and
+# counted in DEPTH
+sw_selftests_tap()
+{
+	awk '
+	/^\[ *[0-9]+\.[0-9]+\]/ { next }
+	{
+		line = $0
+		k = 0
+		while (substr(line, 1, 2) == "# ") {
+			line = substr(line, 3)
+			k++
+		}
+		print k "\t" line
+	}' "$1"
+}
+
 # Count the results in the console log $1 and print "passed failed skipped".
 # Each test binary's TAP output starts with "TAP version" and may be nested
 # in "# " prefixes (kselftest's runner). A block with a "# Totals:" line
@@ -136,14 +155,9 @@ sw_selftests_count()
 		return substr($0, RSTART + length(key) + 2, RLENGTH - length(key) - 2) + 0
 	}
 	BEGIN { maxd = 0; open[0] = 0 }
-	/^\[ *[0-9]+\.[0-9]+\]/ { next }
 	{
-		line = $0
-		k = 0
-		while (substr(line, 1, 2) == "# ") {
-			line = substr(line, 3)
-			k++
-		}
+		k = $0 + 0
+		line = substr($0, index($0, "\t") + 1)
 		if (line ~ /^TAP version/) {
 			open_block(k)
 		} else if (k > 0 && line ~ /^Totals: pass:/) {
@@ -173,7 +187,7 @@ sw_selftests_count()
 		for (i = maxd; i >= 0; i--)
 			close_block(i)
 		print p + 0, f + 0, s + 0
-	}' "$1"
+	}' < <(sw_selftests_tap "$1")
 }
 
 # The skipped cases of the console log $1, one "PROGRAM CASE" line each,
@@ -184,14 +198,9 @@ sw_selftests_count()
 sw_selftests_skips()
 {
 	awk '
-	/^\[ *[0-9]+\.[0-9]+\]/ { next }
 	{
-		line = $0
-		k = 0
-		while (substr(line, 1, 2) == "# ") {
-			line = substr(line, 3)
-			k++
-		}
+		k = $0 + 0
+		line = substr($0, index($0, "\t") + 1)
 		sub(/^#/, "", line)
 	}
 	line ~ /^selftests: shadow_wheel: [^ ]+$/ { prog = $NF; name = ""; next }
@@ -207,7 +216,7 @@ sw_selftests_skips()
 		split(line, w, " ")
 		print prog, (w[3] != "#" ? w[3] : name != "" ? name : "-")
 		cases[prog]++
-	}' "$1"
+	}' < <(sw_selftests_tap "$1")
 }
 
 # The needs of the case $2 of the program $1 (SW_SELFTESTS_NEEDS), on one
