@@ -4,13 +4,17 @@
 # Shared by the shadow-wheel scripts. Source it, do not run it: it sources
 # the rest of the library, one file a topic:
 #
-#   sw-lib.sh         where things are cached, logs and errors, options,
-#                     the Debian packages the scripts need, locks
+#   sw-lib.sh         where things are cached, logs and errors, the
+#                     commands run at exit, options, the Debian packages
+#                     the scripts need, locks
 #   sw-lib-kernel.sh  the kernels we build from Debian's linux-source, each
 #                     running the KUnit suites built in
 #   sw-lib-vm.sh      the test kernels QEMU boots (the kernel matrix),
 #                     Debian's kernel images among them
 #   sw-lib-module.sh  shadow_wheel.ko built for a test kernel
+#
+# and sw-lib-replay.sh, what the jobs of replay.sh share, which only they
+# source.
 
 SW_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Kernels are built once and kept here, keyed by source version and config
