@@ -93,16 +93,12 @@ bench_callgrind()
 # with the machine's interruptions left out
 bench_best()
 {
-	local runs=5 dir='' i c n names args=()
+	local runs=5 out='' dir i c n names args
 
-	while [ $# -gt 0 ]; do
-		case "$1" in
-		--runs) [ $# -ge 2 ] || usage; runs=$2; shift 2 ;;
-		--out) [ $# -ge 2 ] || usage; dir=$2; shift 2 ;;
-		*) args+=("$1"); shift ;;
-		esac
-	done
-	[ "$runs" -ge 1 ] 2>/dev/null || usage
+	sw_options 'runs=[1-9][0-9]*' 'out=.+' ... -- "$@"
+	shift "$sw_optind"
+	args=("$@")
+	dir=$out
 	sw_bench_build
 	if [ -z "$dir" ]; then
 		dir=$(mktemp -d)
@@ -151,14 +147,12 @@ bench_best()
 
 bench_plot()
 {
-	local dir=. args=()
+	local out=. dir args
 
-	while [ $# -gt 0 ]; do
-		case "$1" in
-		--out) [ $# -ge 2 ] || usage; dir=$2; shift 2 ;;
-		*) args+=("$1"); shift ;;
-		esac
-	done
+	sw_options 'out=.+' ... -- "$@"
+	shift "$sw_optind"
+	args=("$@")
+	dir=$out
 	sw_bench_build
 	mkdir -p "$dir" || sw_die "cannot create $dir"
 	"$SW_ROOT/bench/sw-bench" --wheel classic --wheel seed --trace "$dir/bench-ticks.dat" \

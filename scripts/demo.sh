@@ -65,30 +65,15 @@ EOF
 	return $rc
 }
 
-kernel=debian smp=2 geometry=seed preset=mixed rate="" seconds=10 mirror=0
-while [ $# -gt 0 ]; do
-	if [ "$1" = --mirror ]; then
-		mirror=1
-		shift
-		continue
-	fi
-	[ $# -ge 2 ] || usage
-	case "$1" in
-	--kernel) kernel=$2 ;;
-	--smp) smp=$2 ;;
-	--geometry) geometry=$2 ;;
-	--preset) preset=$2 ;;
-	--rate) rate=" rate=$2" ;;
-	--seconds) seconds=$2 ;;
-	*) usage ;;
-	esac
-	shift 2
-done
-[[ $seconds =~ ^[1-9][0-9]*$ && $smp =~ ^[1-9][0-9]*$ ]] || usage
+kernel=debian smp=2 geometry=seed preset=mixed rate='' seconds=10 mirror=0
+sw_options mirror 'kernel=.+' 'smp=[1-9][0-9]*' 'geometry=.+' 'preset=.+' 'rate=.+' \
+	'seconds=[1-9][0-9]*' -- "$@"
+shift "$sw_optind"
+[ $# -eq 0 ] || usage
 
 guest=$(mktemp)
 out=$(mktemp)
-trap 'rm -f "$guest" "$out"' EXIT
+sw_rm_at_exit "$guest" "$out"
 if [ $mirror -eq 1 ]; then
 	sw_demo_mirror
 	exit
@@ -96,7 +81,7 @@ fi
 cat > "$guest" <<EOF
 D=/sys/kernel/debug/shadow_wheel
 insmod /shadow_wheel.ko geometry=$geometry || exit 1
-echo "run preset=$preset duration=$seconds$rate" > \$D/control || exit 1
+echo "run preset=$preset duration=$seconds${rate:+ rate=$rate}" > \$D/control || exit 1
 sleep $((seconds + 1))
 echo SW_DEMO_BEGIN
 echo "== geometry"; cat \$D/geometry

@@ -10,6 +10,14 @@
 # each kernel, checked and removed again. Ends with "dkms: N passed, N failed".
 set -u
 . "$(dirname "$0")/sw-lib.sh"
+
+usage()
+{
+	echo "usage: $0 (no arguments; make dkms runs it)" >&2
+	exit 2
+}
+
+sw_options_none "$@"
 cd "$SW_ROOT" || exit 1
 
 sw_need_packages dkms pahole build-essential linux-headers-amd64 git
@@ -29,7 +37,8 @@ sw_dkms_forget()
 }
 sw_dkms_forget
 src=$(mktemp -d)
-trap 'sw_dkms_forget; rm -rf "$src"' EXIT
+sw_rm_at_exit "$src"
+sw_at_exit sw_dkms_forget
 git ls-files | rsync -a --files-from=- ./ "$src/" || sw_die "cannot copy the sources"
 dkms add "$src" >&2 || sw_die "dkms add failed"
 

@@ -18,8 +18,8 @@
 #
 # Each kernel is built once into $SW_CACHE/build/<source version>-<kernel>-<config hash>;
 # a rerun rebuilds only what changed. kunit.py's own output, with its summary,
-# is shown; the exit status is non-zero if any kernel failed to build or any
-# test failed.
+# is shown, and after each kernel "kunit: KERNEL took N s"; the exit status
+# is non-zero if any kernel failed to build or any test failed.
 set -u
 . "$(dirname "$0")/sw-lib.sh"
 
@@ -89,6 +89,8 @@ sw_kunit_count()
 	failed=$((failed + $(echo "$line" | grep -o 'crashed: [0-9]*' | grep -o '[0-9]*$' || echo 0)))
 }
 
+sw_options -- "$@"
+shift "$sw_optind"
 kernels=("$@")
 [ ${#kernels[@]} -eq 0 ] && kernels=(all)
 # shellcheck disable=SC2206
@@ -98,13 +100,15 @@ for k in "${kernels[@]}"; do
 done
 
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+sw_rm_at_exit "$log"
 bad=() passed=0 failed=0
 declare -A trees
 for k in "${kernels[@]}"; do
+	start=$SECONDS
 	if [ "$k" = user ]; then
 		sw_need_packages build-essential valgrind
 		sw_kunit_user_run "$log" || bad+=("$k")
+		echo "kunit: $k took $((SECONDS - start)) s"
 		continue
 	fi
 	# Each series' kernel tree, prepared and synced once for its kernels
@@ -116,6 +120,7 @@ for k in "${kernels[@]}"; do
 	fi
 	sw_kunit_run "$k" "${trees[$series]}" "$log" || bad+=("$k")
 	sw_kunit_count "$log"
+	echo "kunit: $k took $((SECONDS - start)) s"
 done
 if [ ${#bad[@]} -ne 0 ]; then
 	sw_log "kunit: FAILED on ${bad[*]}"

@@ -8,6 +8,13 @@
 set -u
 . "$(dirname "$0")/sw-lib.sh"
 
+usage()
+{
+	echo "usage: $0 (no arguments; make lint runs it; KDIR=DIR for other headers)" >&2
+	exit 2
+}
+
+sw_options_none "$@"
 sw_need_module_build
 release=$(sw_debian_kernel_release)
 kdir=${KDIR:-/usr/src/linux-headers-$release}
@@ -38,7 +45,7 @@ sw_report()
 
 # The module, out of tree, in a scratch copy so no object lands in the repo
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+sw_rm_at_exit "$work"
 rsync -a --exclude=.git --exclude=/kunit/user/build "$SW_ROOT/" "$work/"
 out=$(make -C "$kdir" M="$work" W=1 C=2 modules 2>&1)
 rc=$?

@@ -165,7 +165,7 @@ sw_load_report()
 
 guest=$(mktemp)
 out=$(mktemp)
-trap 'rm -f "$guest" "$out"' EXIT
+sw_rm_at_exit "$guest" "$out"
 top=${rates##* }
 sw_load_guest > "$guest"
 nrates=$(echo "$rates" | wc -w)

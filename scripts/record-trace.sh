@@ -72,20 +72,6 @@ usage()
 	exit 2
 }
 
-# The kernel's configuration file on the host
-sw_record_config()
-{
-	local dir
-
-	if sw_vm_is_debian "$1"; then
-		dir=$(sw_debian_kernel_dir "$1") || exit 1
-		echo "$dir/boot/config-$(sw_debian_release "$1")"
-	else
-		dir=$(sw_vm_build_dir "$1") || exit 1
-		echo "$dir/.config"
-	fi
-}
-
 # The name a trace of kernel $1 goes by: Debian's by their series
 # (debian-6.1, debian-6.12-rt), ours by their name in the matrix
 sw_record_kernel_name()
@@ -331,12 +317,12 @@ fi
 [ -n "$out" ] || out=$SW_ROOT/traces/$(sw_record_kernel_name "$kernel")-$workload.dat
 [ -d "$(dirname "$out")" ] || sw_die "no directory $(dirname "$out")"
 
-config=$(sw_record_config "$kernel") || exit 1
+config=$(sw_vm_config "$kernel") || exit 1
 hz=$(sed -n 's/^CONFIG_HZ=//p' "$config")
 [ -n "$hz" ] || sw_die "no CONFIG_HZ in $config"
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+sw_rm_at_exit "$work"
 sw_record_stage "$work/stage"
 sw_record_guest > "$work/guest.sh"
 disk=()

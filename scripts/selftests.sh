@@ -31,7 +31,8 @@
 # otherwise (a splat, a crash, a timeout, no results) counts as one failure.
 # The console log of a failed run is kept in $SW_SELFTESTS_LOGS, and the
 # failed tests are listed at the end.
-# Ends with one line "selftests: P passed, F failed"; the exit status is
+# After each kernel, "selftests: KERNEL took N s" (both its boots). Ends
+# with one line "selftests: P passed, F failed"; the exit status is
 # non-zero if anything failed.
 set -u
 . "$(dirname "$0")/sw-lib.sh"
@@ -43,6 +44,27 @@ SW_SELFTESTS_SINGLE_TCG=${SW_SELFTESTS_SINGLE_TCG:-sw_mirror_toggle_test}
 # Where the console logs of failed runs are kept, and how many: the newest
 SW_SELFTESTS_LOGS=${SW_SELFTESTS_LOGS:-$SW_CACHE/selftests-logs}
 SW_SELFTESTS_LOGS_KEEP=${SW_SELFTESTS_LOGS_KEEP:-10}
+
+# What the tests that skip need, one line each: PROGRAM[:CASE] NEED...
+# CASE is a glob over the names of the program's cases
+# (FIXTURE.VARIANT.TEST); without it the line is every case's, and the
+# program's when it skipped as a whole. A NEED is
+#   CONFIG_NAME   set (=y or =m) in the kernel's config (sw_vm_config())
+#   cpus=N        the guest has N CPUs or more (--smp)
+#   cmdline=WORD  WORD on the kernel's command line (SW_VM_APPEND)
+# A line that starts with white space goes on with the one before. The
+# first line that matches a skipped case is its. A skip is taken only
+# where one of its needs is missing: a skip on a kernel that has them
+# all, and the skip of a case no line names, fails the run.
+SW_SELFTESTS_NEEDS='
+sw_failslab_test:failslab.writer.* CONFIG_FAILSLAB CONFIG_FAULT_INJECTION_DEBUG_FS
+sw_failslab_test:failslab.cache.* CONFIG_FAILSLAB CONFIG_FAULT_INJECTION_DEBUG_FS
+	cmdline=slub_debug=A,sw_shadow
+sw_trace_test CONFIG_TRACING CONFIG_EVENT_TRACING
+sw_mirror_test CONFIG_TRACEPOINTS
+sw_mirror_toggle_test CONFIG_TRACEPOINTS
+sw_hotplug_test CONFIG_HOTPLUG_CPU cpus=2
+'
 
 usage()
 {
@@ -73,6 +95,25 @@ sw_selftests_build()
 	fi
 	grep -q . "$work/src/$dir/run.list" 2>/dev/null || { sw_log "selftests: make wrote no $dir/run.list"; return 1; }
 	echo "$work/src/$dir"
+}
+
+# The TAP lines of the console log $1, each as "DEPTH<tab>LINE": the
+# kernel's messages left out, the "# " prefixes of nested output (each
+# program's under run.sh's, as kselftest's runner does) taken off and
+# counted in DEPTH
+sw_selftests_tap()
+{
+	awk '
+	/^\[ *[0-9]+\.[0-9]+\]/ { next }
+	{
+		line = $0
+		k = 0
+		while (substr(line, 1, 2) == "# ") {
+			line = substr(line, 3)
+			k++
+		}
+		print k "\t" line
+	}' "$1"
 }
 
 # Count the results in the console log $1 and print "passed failed skipped".
@@ -114,14 +155,9 @@ sw_selftests_count()
 		return substr($0, RSTART + length(key) + 2, RLENGTH - length(key) - 2) + 0
 	}
 	BEGIN { maxd = 0; open[0] = 0 }
-	/^\[ *[0-9]+\.[0-9]+\]/ { next }
 	{
-		line = $0
-		k = 0
-		while (substr(line, 1, 2) == "# ") {
-			line = substr(line, 3)
-			k++
-		}
+		k = $0 + 0
+		line = substr($0, index($0, "\t") + 1)
 		if (line ~ /^TAP version/) {
 			open_block(k)
 		} else if (k > 0 && line ~ /^Totals: pass:/) {
@@ -151,7 +187,88 @@ sw_selftests_count()
 		for (i = maxd; i >= 0; i--)
 			close_block(i)
 		print p + 0, f + 0, s + 0
-	}' "$1"
+	}' < <(sw_selftests_tap "$1")
+}
+
+# The skipped cases of the console log $1, one "PROGRAM CASE" line each,
+# CASE "-" for a program that skipped as a whole without a case of its
+# own skipped. A case is named by the harness's "RUN" line before its
+# result (6.1's kselftest_harness.h names no case on "ok N # SKIP"); a
+# program by run.sh's "selftests: shadow_wheel: PROGRAM" lines.
+sw_selftests_skips()
+{
+	awk '
+	{
+		k = $0 + 0
+		line = substr($0, index($0, "\t") + 1)
+		sub(/^#/, "", line)
+	}
+	line ~ /^selftests: shadow_wheel: [^ ]+$/ { prog = $NF; name = ""; next }
+	line ~ /^ +RUN +[^ ]+ \.\.\.$/ { split(line, w, " "); name = w[2]; next }
+	line !~ /^ok [0-9]+ .*# *SKIP/ { next }
+	k == 0 && match(line, /selftests: shadow_wheel: [^ ]+/) {
+		p = substr(line, RSTART + 25, RLENGTH - 25)
+		if (!cases[p])
+			print p, "-"
+		next
+	}
+	k > 0 && prog != "" {
+		split(line, w, " ")
+		print prog, (w[3] != "#" ? w[3] : name != "" ? name : "-")
+		cases[prog]++
+	}' < <(sw_selftests_tap "$1")
+}
+
+# The needs of the case $2 of the program $1 (SW_SELFTESTS_NEEDS), on one
+# line; fails if no line of the table names it
+sw_selftests_needs()
+{
+	local test needs
+
+	while read -r test needs; do
+		# shellcheck disable=SC2053 # CASE is a glob
+		case "$test" in
+		"$1")	;;
+		"$1":*)	[[ $2 == ${test#*:} ]] || continue ;;
+		*)	continue ;;
+		esac
+		echo "$needs"
+		return 0
+	done < <(awk 'NF == 0 { next } /^[ \t]/ { sub(/^[ \t]+/, ""); l = l " " $0; next }
+		      { if (l != "") print l; l = $0 } END { if (l != "") print l }' \
+		 <<< "$SW_SELFTESTS_NEEDS")
+	return 1
+}
+
+# Whether the run of the config file $1 has the need $2 (SW_SELFTESTS_NEEDS)
+sw_selftests_has()
+{
+	case "$2" in
+	CONFIG_*)	grep -qE "^$2=(y|m)\$" "$1" ;;
+	cpus=*)		[ "$smp" -ge "${2#cpus=}" ] ;;
+	cmdline=*)	[[ " ${SW_VM_APPEND:-} " == *" ${2#cmdline=} "* ]] ;;
+	*)		sw_die "selftests: SW_SELFTESTS_NEEDS: no such need '$2'" ;;
+	esac
+}
+
+# The skips of the console log $1 that the kernel's config file $2 and the
+# run do not justify, one "PROGRAM CASE: why" line each
+sw_selftests_bad_skips()
+{
+	local prog name needs need lacks
+
+	while read -r prog name; do
+		if ! needs=$(sw_selftests_needs "$prog" "$name"); then
+			echo "$prog $name: skipped, and SW_SELFTESTS_NEEDS names no need of it"
+			continue
+		fi
+		lacks=''
+		for need in $needs; do
+			sw_selftests_has "$2" "$need" || lacks+=" $need"
+		done
+		[ -n "$lacks" ] ||
+			echo "$prog $name: skipped, but the kernel and the run have what it needs: $needs"
+	done < <(sw_selftests_skips "$1")
 }
 
 # Run the selftests on one kernel ($1) from the built directory $2, console
@@ -160,6 +277,7 @@ sw_selftests_count()
 sw_selftests_run()
 {
 	local kernel=$1 built=$2 log=$3 progs=${4:-} accel=${5:-} guest rc counts p f s
+	local config line skips=()
 	local what=$kernel
 
 	if ! sw_build_module "$kernel" >/dev/null; then
@@ -193,8 +311,14 @@ sw_selftests_run()
 		sw_selftests_run "$kernel" "$built" "$log" "$progs" tcg,thread=single
 		return
 	fi
+	# A skip nothing justifies is a failure
+	config=$(sw_vm_config "$kernel") || exit 1
+	while read -r line; do
+		sw_log "selftests: $what: $line: FAILED"
+		skips+=("$line")
+	done < <(sw_selftests_bad_skips "$log" "$config")
 	passed=$((passed + p))
-	failed=$((failed + f))
+	failed=$((failed + f + ${#skips[@]}))
 	skipped=$((skipped + s))
 	if [ "$rc" -eq 124 ] || [ "$rc" -eq 125 ] || grep -q '^vm: splat: ' "$log" ||
 	   { [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; } || [ $((p + f + s)) -eq 0 ]; then
@@ -202,10 +326,13 @@ sw_selftests_run()
 		failed=$((failed + 1))
 		bad+=("$kernel")
 		sw_selftests_keep "$what" "$log"
-	elif [ "$f" -ne 0 ]; then
+	elif [ "$f" -ne 0 ] || [ ${#skips[@]} -ne 0 ]; then
 		bad+=("$kernel")
 		sw_selftests_keep "$what" "$log"
 	fi
+	for line in "${skips[@]}"; do
+		failures+=("$what: $line")
+	done
 }
 
 # Copy the console log $2 of a run on $1 into $SW_SELFTESTS_LOGS and print
@@ -255,7 +382,7 @@ done
 
 sw_need_vm
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+sw_rm_at_exit "$work"
 passed=0 failed=0 skipped=0 bad=() failures=() stale_int3=()
 if ! built=$(sw_selftests_build "$work"); then
 	sw_log "selftests: cannot build the selftests: nothing ran"
@@ -263,10 +390,12 @@ if ! built=$(sw_selftests_build "$work"); then
 	exit 1
 fi
 for k in "${kernels[@]}"; do
+	start=$SECONDS
 	sw_selftests_run "$k" "$built" "$work/console.log" "${SW_SELFTESTS:-}"
 	[ -n "${SW_SELFTESTS:-}" ] || [ -z "$SW_SELFTESTS_SINGLE_TCG" ] ||
 		sw_selftests_run "$k" "$built" "$work/console.log" "$SW_SELFTESTS_SINGLE_TCG" \
 			tcg,thread=single
+	echo "selftests: $k took $((SECONDS - start)) s"
 done
 [ ${#stale_int3[@]} -eq 0 ] ||
 	sw_log "selftests: run again single-threaded after a stale int3: ${stale_int3[*]}"

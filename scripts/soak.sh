@@ -50,7 +50,7 @@ slack=${SW_SOAK_SLAB_SLACK_KB:-1024}
 
 guest=$(mktemp)
 out=$(mktemp)
-trap 'rm -f "$guest" "$out"' EXIT
+sw_rm_at_exit "$guest" "$out"
 cat > "$guest" <<GUEST_END
 D=/sys/kernel/debug/shadow_wheel
 CPU1=/sys/devices/system/cpu/cpu1/online

@@ -153,6 +153,21 @@ sw_vm_kernel_image()
 	esac
 }
 
+# The configuration file of a test kernel, on the host: the one Debian's
+# image package ships (/boot/config-RELEASE), or our build's .config
+sw_vm_config()
+{
+	local dir
+
+	if sw_vm_is_debian "$1"; then
+		dir=$(sw_debian_kernel_dir "$1") || exit 1
+		echo "$dir/boot/config-$(sw_debian_release "$1")"
+	else
+		dir=$(sw_vm_build_dir "$1") || exit 1
+		echo "$dir/.config"
+	fi
+}
+
 # The metapackage that names the release of one of Debian's kernels
 sw_debian_metapackage()
 {

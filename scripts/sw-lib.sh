@@ -4,13 +4,17 @@
 # Shared by the shadow-wheel scripts. Source it, do not run it: it sources
 # the rest of the library, one file a topic:
 #
-#   sw-lib.sh         where things are cached, logs and errors, options,
-#                     the Debian packages the scripts need, locks
+#   sw-lib.sh         where things are cached, logs and errors, the
+#                     commands run at exit, options, the Debian packages
+#                     the scripts need, locks
 #   sw-lib-kernel.sh  the kernels we build from Debian's linux-source, each
 #                     running the KUnit suites built in
 #   sw-lib-vm.sh      the test kernels QEMU boots (the kernel matrix),
 #                     Debian's kernel images among them
 #   sw-lib-module.sh  shadow_wheel.ko built for a test kernel
+#
+# and sw-lib-replay.sh, what the jobs of replay.sh share, which only they
+# source.
 
 SW_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Kernels are built once and kept here, keyed by source version and config
@@ -28,12 +32,51 @@ sw_die()
 	exit 1
 }
 
-# Remove the files and directories $@ when the script exits (one set a
-# script: a later call replaces the earlier)
+# The commands sw_at_exit() stacked, and the process they belong to: a
+# subshell starts a stack of its own
+sw_exit_cmds=()
+sw_exit_pid=''
+
+# Run the stacked commands, the last added first, each once
+sw_run_at_exit()
+{
+	local i
+
+	for ((i = ${#sw_exit_cmds[@]} - 1; i >= 0; i--)); do
+		eval "${sw_exit_cmds[i]}"
+		unset 'sw_exit_cmds[i]'
+	done
+}
+
+# On the signal $1: the stacked commands, then the signal again with its
+# default action, so that the caller sees the script killed by it
+sw_exit_on_signal()
+{
+	trap - EXIT "$1"
+	sw_run_at_exit
+	kill -s "$1" "$BASHPID"
+}
+
+# Run the command $1 with the arguments $2... (their values now: a
+# caller's locals are gone at exit) when the script exits, also on SIGINT
+# and SIGTERM. The commands stack: they run in the reverse order of the
+# calls. A script sets no EXIT, INT or TERM trap of its own.
+sw_at_exit()
+{
+	if [ "$sw_exit_pid" != "$BASHPID" ]; then
+		sw_exit_cmds=()
+		sw_exit_pid=$BASHPID
+		trap sw_run_at_exit EXIT
+		trap 'sw_exit_on_signal INT' INT
+		trap 'sw_exit_on_signal TERM' TERM
+	fi
+	sw_exit_cmds+=("$(printf '%q ' "$@")")
+}
+
+# Remove the files and directories $@ when the script exits (sw_at_exit)
 sw_rm_at_exit()
 {
-	# shellcheck disable=SC2064 # the names now: a caller's locals are gone at exit
-	trap "rm -rf $(printf '%q ' "$@")" EXIT
+	sw_at_exit rm -rf -- "$@"
 }
 
 # Read the options at the start of a script's (or a function's) arguments,
@@ -44,18 +87,25 @@ sw_rm_at_exit()
 #   NAME+=REGEX  the same, VALUE appended to the array NAME (the option
 #                may be repeated)
 #   NAME         "--NAME", a flag: the variable NAME set to 1
+#   ...          an option not named ends the options, left with the
+#                words after it for the caller to pass on (to a program
+#                the script runs)
 # Options end at the first word that does not start with "-" (or after
-# "--"). An option not named, a value missing or not matching, calls the
-# caller's usage(). Sets sw_optind to the number of words read, which the
-# caller shifts away:
+# "--"). An option not named (without "..."), a value missing or not
+# matching, calls the caller's usage(). Sets sw_optind to the number of
+# words read, which the caller shifts away:
 #   sw_options 'kernel=.+' 'rate=[1-9][0-9]*' -- "$@"
 #   shift "$sw_optind"
 sw_options()
 {
-	local _sw_specs=() _sw_spec _sw_s _sw_name
+	local _sw_specs=() _sw_spec _sw_s _sw_name _sw_others=''
 
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do
-		_sw_specs+=("$1")
+		if [ "$1" = ... ]; then
+			_sw_others=1
+		else
+			_sw_specs+=("$1")
+		fi
 		shift
 	done
 	shift
@@ -69,7 +119,10 @@ sw_options()
 		for _sw_s in "${_sw_specs[@]}"; do
 			[ "--${_sw_s%%[+=]*}" = "$1" ] && _sw_spec=$_sw_s
 		done
-		[ -n "$_sw_spec" ] || usage
+		if [ -z "$_sw_spec" ]; then
+			[ -n "$_sw_others" ] && break
+			usage
+		fi
 		_sw_name=${_sw_spec%%[+=]*}
 		if [ "$_sw_spec" = "$_sw_name" ]; then
 			printf -v "$_sw_name" 1
@@ -91,6 +144,15 @@ sw_options()
 		shift 2
 		sw_optind=$((sw_optind + 2))
 	done
+}
+
+# The arguments of a script that takes none, read as sw_options() reads
+# them: any calls the caller's usage()
+sw_options_none()
+{
+	sw_options -- "$@"
+	shift "$sw_optind"
+	[ $# -eq 0 ] || usage
 }
 
 # How long an apt-get call waits in all for the locks of another package

@@ -322,7 +322,7 @@ sw_need_vm
 ko=$(sw_build_module "$kernel") || exit 1
 image=$(sw_vm_kernel_image "$kernel") || exit 1
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+sw_rm_at_exit "$work"
 sw_vm_fill_root "$work/root" "$ko" "$script" "${file[@]}"
 [ -n "$disk" ] && sw_vm_make_disk "$work/disk.img" "$disk"
 sw_vm_initramfs "$work/root" "$work/initrd.gz"
