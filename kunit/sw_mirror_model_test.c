@@ -639,18 +639,18 @@ static void mm_run(struct kunit *test, bool v612, unsigned int hz, unsigned long
 		;
 	KUNIT_ASSERT_TRUE(test, sw_mirror_consistent(mm->m));
 
-	KUNIT_EXPECT_EQ(test, mm->m->seen, mm->truth.seen);
-	KUNIT_EXPECT_EQ(test, mm->m->cancelled, mm->truth.cancelled);
-	KUNIT_EXPECT_EQ(test, mm->m->expired, mm->truth.expired);
-	KUNIT_EXPECT_EQ(test, mm->m->dropped, 0UL);
-	KUNIT_EXPECT_EQ(test, mm->m->events[SW_MC_REARM], mm->truth.requeued);
-	KUNIT_EXPECT_EQ(test, mm->m->events[SW_MC_ANOMALY], 0UL);
-	KUNIT_EXPECT_EQ(test, mm->m->events[SW_MC_UNTRACKED], 0UL);
-	KUNIT_EXPECT_EQ(test, mm->m->expired_remote, mm->truth.remote);
-	KUNIT_EXPECT_EQ(test, mm->m->cancelled_due, mm->truth.cancelled_due);
+	KUNIT_EXPECT_EQ(test, mm->m->counts.seen, mm->truth.seen);
+	KUNIT_EXPECT_EQ(test, mm->m->counts.cancelled, mm->truth.cancelled);
+	KUNIT_EXPECT_EQ(test, mm->m->counts.expired, mm->truth.expired);
+	KUNIT_EXPECT_EQ(test, mm->m->counts.dropped, 0UL);
+	KUNIT_EXPECT_EQ(test, mm->m->counts.events[SW_MC_REARM], mm->truth.requeued);
+	KUNIT_EXPECT_EQ(test, mm->m->counts.events[SW_MC_ANOMALY], 0UL);
+	KUNIT_EXPECT_EQ(test, mm->m->counts.events[SW_MC_UNTRACKED], 0UL);
+	KUNIT_EXPECT_EQ(test, mm->m->counts.expired_remote, mm->truth.remote);
+	KUNIT_EXPECT_EQ(test, mm->m->counts.cancelled_due, mm->truth.cancelled_due);
 	for (i = 0, op = 0; i < MM_TIMERS; i++)
 		op += mm->t[i].pending;
-	KUNIT_EXPECT_EQ(test, mm->m->pending, (unsigned long)op);
+	KUNIT_EXPECT_EQ(test, mm->m->counts.pending, (unsigned long)op);
 
 	/* The differential: every placement and every expiry the kernel's */
 	KUNIT_EXPECT_EQ(test, mm->m->diff.count[SW_DIFF_PLACEMENT][SW_DIFF_MATCH],
@@ -676,7 +676,7 @@ static void mm_run(struct kunit *test, bool v612, unsigned int hz, unsigned long
 	/* Enough of every kind of event to mean something */
 	KUNIT_EXPECT_GT(test, mm->truth.expired, 1000UL);
 	KUNIT_EXPECT_GT(test, mm->truth.requeued, 1000UL);
-	KUNIT_EXPECT_GT(test, mm->m->events[SW_MC_EXPIRE_REARMED], 10UL);
+	KUNIT_EXPECT_GT(test, mm->m->counts.events[SW_MC_EXPIRE_REARMED], 10UL);
 	KUNIT_EXPECT_GT(test, mm->truth.cancelled_due, 10UL);
 	KUNIT_EXPECT_EQ(test, !!mm->truth.remote, v612);
 	/* Placements beyond the range were checked too */

@@ -130,11 +130,11 @@ static void sw_mt_expect(struct kunit *test, struct sw_mt *t, unsigned long seen
 			 unsigned long cancelled, unsigned long expired, unsigned long pending,
 			 unsigned long dropped)
 {
-	KUNIT_EXPECT_EQ(test, t->m.seen, seen);
-	KUNIT_EXPECT_EQ(test, t->m.cancelled, cancelled);
-	KUNIT_EXPECT_EQ(test, t->m.expired, expired);
-	KUNIT_EXPECT_EQ(test, t->m.pending, pending);
-	KUNIT_EXPECT_EQ(test, t->m.dropped, dropped);
+	KUNIT_EXPECT_EQ(test, t->m.counts.seen, seen);
+	KUNIT_EXPECT_EQ(test, t->m.counts.cancelled, cancelled);
+	KUNIT_EXPECT_EQ(test, t->m.counts.expired, expired);
+	KUNIT_EXPECT_EQ(test, t->m.counts.pending, pending);
+	KUNIT_EXPECT_EQ(test, t->m.counts.dropped, dropped);
 	KUNIT_EXPECT_TRUE(test, sw_mirror_consistent(&t->m));
 }
 
@@ -285,7 +285,7 @@ static void sw_mirror_added_wheel_runs_as_a_default_one(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, sw_mirror_consistent(&t->m));
 	sw_mirror_read_figures(&t->m, fig);
 	KUNIT_EXPECT_EQ(test, fig->wheels, (unsigned long)nr + 3);
-	KUNIT_EXPECT_GT(test, fig->expired, 0UL);
+	KUNIT_EXPECT_GT(test, fig->counts.expired, 0UL);
 	for (i = 0; i < ARRAY_SIZE(specs); i++) {
 		const struct sw_mirror_wheel_figures *added = &fig->wheel[nr + i];
 
@@ -467,7 +467,7 @@ static void sw_mirror_cancel_then_start_is_a_requeue(struct kunit *test)
 	sw_mt_expect(test, t, 1, 0, 0, 1, 0);
 	KUNIT_EXPECT_EQ(test, t->recs[SW_MT_RECS - 1].ent[t->m.kernel_wheel].expires,
 			SW_MT_J0 + 900);
-	KUNIT_EXPECT_EQ(test, t->m.events[SW_MC_REARM], 1UL);
+	KUNIT_EXPECT_EQ(test, t->m.counts.events[SW_MC_REARM], 1UL);
 }
 
 /* The same onto another CPU's base (6.1's get_nohz_timer_target, hotplug) */
@@ -505,7 +505,7 @@ static void sw_mirror_cancel_then_anything_else_is_a_cancel(struct kunit *test)
 	/* CPU 2's next event does */
 	sw_mt_start(t, 2, 2, SW_MT_J0 + 10, SW_MT_J0 + 20);
 	sw_mt_expect(test, t, 3, 1, 0, 2, 0);
-	KUNIT_EXPECT_EQ(test, t->m.cancelled_due, 0UL);
+	KUNIT_EXPECT_EQ(test, t->m.counts.cancelled_due, 0UL);
 	for (w = 0; w < t->m.nr_wheels; w++)
 		KUNIT_EXPECT_EQ(test, t->m.wheels[w].base.nr_pending, 2UL);
 	/* A later start of the same timer is a new lifetime */
@@ -535,7 +535,7 @@ static void sw_mirror_cancel_then_expire_entry_is_an_expiry(struct kunit *test)
 	/* The wheel's clock went through the tick the kernel ran */
 	KUNIT_EXPECT_EQ(test, kw->base.clk, expires + 2);
 	KUNIT_EXPECT_EQ(test, t->m.diff.count[SW_DIFF_EXPIRY][SW_DIFF_MATCH], 1UL);
-	KUNIT_EXPECT_EQ(test, t->m.expired_remote, 0UL);
+	KUNIT_EXPECT_EQ(test, t->m.counts.expired_remote, 0UL);
 }
 
 /*
@@ -569,7 +569,7 @@ static void sw_mirror_due_cancel_without_expiry_is_a_cancel(struct kunit *test)
 	sw_mt_expect(test, t, 2, 0, 0, 2, 0);
 	KUNIT_EXPECT_TRUE(test, sw_mirror_advance(&t->m, expires + 3 + t->m.grace));
 	sw_mt_expect(test, t, 2, 1, 0, 1, 0);
-	KUNIT_EXPECT_EQ(test, t->m.cancelled_due, 1UL);
+	KUNIT_EXPECT_EQ(test, t->m.counts.cancelled_due, 1UL);
 	/* A cancel whose CPU goes quiet is settled by the grace as well */
 	sw_mt_cancel(t, 1, 3, expires + 10);
 	sw_mirror_advance(&t->m, expires + 10 + t->m.grace);
@@ -606,14 +606,14 @@ static void sw_mirror_rearm_before_expire_entry_keeps_both(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, t->out.diff[SW_DIFF_EXPIRY].compared);
 	KUNIT_EXPECT_EQ(test, t->out.diff[SW_DIFF_EXPIRY].reason, SW_DIFF_MATCH);
 	KUNIT_EXPECT_EQ(test, t->m.diff.count[SW_DIFF_EXPIRY][SW_DIFF_MATCH], 1UL);
-	KUNIT_EXPECT_EQ(test, t->m.expired_remote, 0UL);
+	KUNIT_EXPECT_EQ(test, t->m.counts.expired_remote, 0UL);
 	/* The new lifetime's own expiry */
 	sw_mt_cancel(t, 0, 0, b + 21);
 	KUNIT_EXPECT_EQ(test, sw_mt_expire(t, 0, 0, b + 21, b + 21), SW_MC_EXPIRE);
 	sw_mt_expect(test, t, 2, 0, 2, 0, 0);
 	KUNIT_EXPECT_EQ(test, t->m.diff.count[SW_DIFF_EXPIRY][SW_DIFF_MATCH], 2UL);
 	KUNIT_EXPECT_EQ(test, t->m.wheels[t->m.kernel_wheel].lat[0].count, 2UL);
-	KUNIT_EXPECT_EQ(test, t->m.expired_remote, 0UL);
+	KUNIT_EXPECT_EQ(test, t->m.counts.expired_remote, 0UL);
 }
 
 /*
@@ -660,8 +660,8 @@ static void sw_mirror_del_timer_of_another_base_is_a_cancel(struct kunit *test)
 	/* No expire_entry within the grace: a cancel of a due timer */
 	sw_mirror_advance(&t->m, j + 3 + t->m.grace);
 	sw_mt_expect(test, t, 3, 1, 0, 2, 0);
-	KUNIT_EXPECT_EQ(test, t->m.cancelled_due, 1UL);
-	KUNIT_EXPECT_EQ(test, t->m.expired_remote, 0UL);
+	KUNIT_EXPECT_EQ(test, t->m.counts.cancelled_due, 1UL);
+	KUNIT_EXPECT_EQ(test, t->m.counts.expired_remote, 0UL);
 }
 
 /*
@@ -704,7 +704,7 @@ static void sw_mirror_remote_expiry_is_counted(struct kunit *test)
 	sw_mt_cancel(t, 0, 1, SW_MT_J0 + 11);
 	KUNIT_EXPECT_EQ(test, sw_mt_expire(t, 0, 1, SW_MT_J0 + 11, SW_MT_J0 + 11), SW_MC_EXPIRE);
 	sw_mt_expect(test, t, 1, 0, 1, 0, 0);
-	KUNIT_EXPECT_EQ(test, t->m.expired_remote, 1UL);
+	KUNIT_EXPECT_EQ(test, t->m.counts.expired_remote, 1UL);
 }
 
 /*
@@ -725,17 +725,17 @@ static void sw_mirror_remote_expiry_is_told_by_its_expire_entry(struct kunit *te
 	sw_mt_expect(test, t, 3, 0, 0, 3, 0);
 	sw_mirror_advance(&t->m, b + t->m.grace);
 	sw_mt_expect(test, t, 3, 1, 0, 2, 0);
-	KUNIT_EXPECT_EQ(test, t->m.expired_remote, 0UL);
+	KUNIT_EXPECT_EQ(test, t->m.counts.expired_remote, 0UL);
 
 	/* 6.12: CPU 1 runs CPU 0's timer, CPU 2 re-arms it (on base 0) meanwhile */
 	b += t->m.grace;
 	sw_mt_start(t, 2, 0, b, b + 10);
 	sw_mt_cancel(t, 2, 1, b + 11);
 	KUNIT_EXPECT_EQ(test, sw_mt_start_on(t, 2, 2, 0, b + 11, b + 40), SW_MC_ARM);
-	KUNIT_EXPECT_EQ(test, t->m.expired_remote, 0UL);
+	KUNIT_EXPECT_EQ(test, t->m.counts.expired_remote, 0UL);
 	KUNIT_EXPECT_EQ(test, sw_mt_expire(t, 2, 1, b + 11, b + 11), SW_MC_EXPIRE_REARMED);
-	KUNIT_EXPECT_EQ(test, t->m.expired_remote, 1UL);
-	KUNIT_EXPECT_EQ(test, t->m.events[SW_MC_EXPIRE_REARMED], 1UL);
+	KUNIT_EXPECT_EQ(test, t->m.counts.expired_remote, 1UL);
+	KUNIT_EXPECT_EQ(test, t->m.counts.events[SW_MC_EXPIRE_REARMED], 1UL);
 }
 
 /* Events of timers armed before the mirror started are not counted in its lifetimes */
@@ -749,7 +749,7 @@ static void sw_mirror_unknown_timers_are_untracked(struct kunit *test)
 	sw_mt_cancel(t, 6, 1, SW_MT_J0);
 	KUNIT_EXPECT_EQ(test, sw_mt_start(t, 6, 1, SW_MT_J0, SW_MT_J0 + 5), SW_MC_ARM);
 	sw_mt_expect(test, t, 1, 0, 0, 1, 0);
-	KUNIT_EXPECT_EQ(test, t->m.events[SW_MC_UNTRACKED], 3UL);
+	KUNIT_EXPECT_EQ(test, t->m.counts.events[SW_MC_UNTRACKED], 3UL);
 }
 
 /* With no record left a start is dropped, counted, and the mirror stays consistent */
@@ -1085,7 +1085,7 @@ static void sw_mirror_silent_modify_is_counted(struct kunit *test)
 	sw_mt_cancel(t, 0, 0, tick);
 	KUNIT_EXPECT_EQ(test, sw_mt_event(t, &ev), SW_MC_EXPIRE);
 	sw_mt_expect(test, t, 1, 0, 1, 0, 0);
-	KUNIT_EXPECT_EQ(test, t->m.silently_modified, 1UL);
+	KUNIT_EXPECT_EQ(test, t->m.counts.silently_modified, 1UL);
 	KUNIT_EXPECT_EQ(test, kw->lat[1].max, (long)(tick - expires));
 	for (w = 0; w < t->m.nr_wheels; w++) {
 		const struct sw_mirror_wheel *wh = &t->m.wheels[w];

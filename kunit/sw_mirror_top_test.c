@@ -414,7 +414,7 @@ static void sw_tt_print_leaves_report(struct kunit *test)
 {
 	struct sw_tt_sink *s = sw_tt_sink_new(test);
 	struct sw_tt_run *r = sw_tt_known_run(test);
-	unsigned long seen = r->rep.fig.seen;
+	unsigned long seen = r->rep.fig.counts.seen;
 
 	r->copy = r->rep;
 	sw_mirror_report_stats(&s->p, &r->rep);
@@ -426,7 +426,7 @@ static void sw_tt_print_leaves_report(struct kunit *test)
 	/* The caller's table stays in the order first seen: f1, then f2 */
 	KUNIT_EXPECT_PTR_EQ(test, r->top.fns[0].fn, sw_tt_fn(1));
 	sw_tt_event(r, SW_EV_START, 4, 3, 1020, 1030);
-	KUNIT_EXPECT_EQ(test, r->rep.fig.seen, seen);
+	KUNIT_EXPECT_EQ(test, r->rep.fig.counts.seen, seen);
 }
 
 /* mirror/stats: the figures' lines, the wheel lines with every wheel figure of the list */

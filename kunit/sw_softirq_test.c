@@ -545,11 +545,11 @@ static void sw_softirq_cpu_events_lose_no_timer(struct kunit *test)
 				KUNIT_EXPECT_TRUE(test, sw_mirror_consistent(&t->m));
 			}
 		}
-		KUNIT_EXPECT_EQ(test, t->m.pending, 1UL);
+		KUNIT_EXPECT_EQ(test, t->m.counts.pending, 1UL);
 		KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_CANCEL, 0, 10, 0, 0), SW_MC_CANCEL);
 		KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_EXPIRE, 0, 10, 5, 0), SW_MC_EXPIRE);
-		KUNIT_EXPECT_EQ(test, t->m.expired, 1UL);
-		KUNIT_EXPECT_EQ(test, t->m.events[SW_MC_CPU], 3UL * ARRAY_SIZE(types));
+		KUNIT_EXPECT_EQ(test, t->m.counts.expired, 1UL);
+		KUNIT_EXPECT_EQ(test, t->m.counts.events[SW_MC_CPU], 3UL * ARRAY_SIZE(types));
 		KUNIT_EXPECT_TRUE(test, sw_mirror_consistent(&t->m));
 	}
 }

@@ -80,7 +80,7 @@ missing, n = [], 0
 for line in sys.stdin:
     scope, name, stats = line.split()
     n += 1
-    if scope in ("wheel", "count"):
+    if scope in ("wheel", "wcount"):
         if not doc["wheels"] or any(name not in w for w in doc["wheels"]):
             missing.append(name)
     elif name not in doc["figures"]:

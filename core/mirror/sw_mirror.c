@@ -469,15 +469,15 @@ static void sw_mirror_release(struct sw_mirror *m, struct sw_mirror_rec *r)
 	hlist_del_init(&r->hash);
 	r->state = SW_REC_FREE;
 	hlist_add_head(&r->hash, &m->free);
-	m->pending--;
+	m->counts.pending--;
 }
 
 /* The cancel was final */
 static void sw_mirror_cancelled(struct sw_mirror *m, struct sw_mirror_rec *r)
 {
 	if (r->due)
-		m->cancelled_due++;
-	m->cancelled++;
+		m->counts.cancelled_due++;
+	m->counts.cancelled++;
 	sw_mirror_release(m, r);
 }
 
@@ -689,14 +689,14 @@ static enum sw_mirror_class sw_mirror_arm(struct sw_mirror *m, struct sw_mirror_
 					  const struct sw_mirror_event *ev,
 					  struct sw_mirror_outcome *out)
 {
-	m->seen++;
+	m->counts.seen++;
 	if (!r)
 		r = sw_mirror_alloc(m, ev->timer, ev->tflags);
 	if (!r) {
-		m->dropped++;
+		m->counts.dropped++;
 		return SW_MC_DROPPED;
 	}
-	m->pending++;
+	m->counts.pending++;
 	sw_mirror_place(m, r, ev, true, out);
 	return SW_MC_ARM;
 }
@@ -715,12 +715,12 @@ static void sw_mirror_expired(struct sw_mirror *m, struct sw_mirror_rec *r,
 	 * lateness is against what they were told
 	 */
 	if ((ev->have & SW_EVF_EXPIRES) && ev->expires != r->expires)
-		m->silently_modified++;
+		m->counts.silently_modified++;
 	sw_mirror_measure_lateness(m, r, r->expires, out);
 	sw_mirror_diff_expiry(m, r, ev, out);
 	if (sw_ktimer_cpu(r->tflags) != ev->cpu)
-		m->expired_remote++;
-	m->expired++;
+		m->counts.expired_remote++;
+	m->counts.expired++;
 	sw_sirq_expired(m, r);
 	sw_mirror_release(m, r);
 }
@@ -987,7 +987,7 @@ enum sw_mirror_class sw_mirror_handle_event(struct sw_mirror *m, const struct sw
 		break;
 	}
 done:
-	m->events[class]++;
+	m->counts.events[class]++;
 	if (out)
 		out->class = class;
 	return class;
@@ -1030,15 +1030,7 @@ void sw_mirror_read_figures(const struct sw_mirror *m, struct sw_mirror_figures 
 	fig->hz = m->khz;
 	fig->wheels = m->nr_wheels;
 	fig->consistent = sw_mirror_consistent(m);
-	fig->expired_remote = m->expired_remote;
-	fig->cancelled_due = m->cancelled_due;
-	fig->silently_modified = m->silently_modified;
-	fig->seen = m->seen;
-	fig->cancelled = m->cancelled;
-	fig->expired = m->expired;
-	fig->pending = m->pending;
-	fig->dropped = m->dropped;
-	memcpy(fig->events, m->events, sizeof(fig->events));
+	fig->counts = m->counts;
 	fig->diff = m->diff;
 	fig->cpu_events = m->cpu_events;
 	fig->idle_events = m->idle_events;
@@ -1086,10 +1078,11 @@ void sw_mirror_read_figures(const struct sw_mirror *m, struct sw_mirror_figures 
 bool sw_mirror_consistent(const struct sw_mirror *m)
 {
 	const struct sw_mirror_rec *r;
+	const struct sw_mirror_counts *n = &m->counts;
 	unsigned long in_use = 0, detached = 0;
 	unsigned int i;
 
-	if (m->seen != m->cancelled + m->expired + m->pending + m->dropped)
+	if (n->seen != n->cancelled + n->expired + n->pending + n->dropped)
 		return false;
 	for (i = 0; i < 1UL << m->hash_bits; i++) {
 		hlist_for_each_entry(r, &m->hash[i], hash) {
@@ -1099,7 +1092,7 @@ bool sw_mirror_consistent(const struct sw_mirror *m)
 			detached += r->state != SW_REC_PENDING;
 		}
 	}
-	if (in_use != m->pending)
+	if (in_use != m->counts.pending)
 		return false;
 	list_for_each_entry(r, &m->detached, detached) {
 		if (r->state == SW_REC_PENDING || r->state == SW_REC_FREE)
@@ -1113,7 +1106,7 @@ bool sw_mirror_consistent(const struct sw_mirror *m)
 			return false;
 	}
 	for (i = 0; i < m->nr_wheels; i++) {
-		if (m->wheels[i].base.nr_pending + m->wheels[i].ran_pending != m->pending)
+		if (m->wheels[i].base.nr_pending + m->wheels[i].ran_pending != m->counts.pending)
 			return false;
 	}
 	/* A CPU's count of its timers is what its walks are charged */

@@ -354,30 +354,27 @@ struct sw_mirror_lateness {
 	unsigned long	hist[SW_MIRROR_LAT_BINS];
 };
 
-#define SW_MIRROR_FIG_IN_COUNTS_head(member)
-#define SW_MIRROR_FIG_IN_COUNTS_log(member)
-#define SW_MIRROR_FIG_IN_COUNTS_mirror(member)
-#define SW_MIRROR_FIG_IN_COUNTS_wheel(member)
-#define SW_MIRROR_FIG_IN_COUNTS_count(member)	member
+/*
+ * struct sw_mirror_counts - what the mirror counts of itself: a member for
+ * each figure of scope "mcount" in sw_mirror_figures_list.h (what each
+ * counts: mirror/stats in docs/ABI/debugfs-shadow-wheel), and the events
+ * by class; its figures copy it whole
+ */
+struct sw_mirror_counts {
+#define SW_MIRROR_FIG(scope, name, ...) SW_MIRROR_FIG_IF(scope, mcount)(unsigned long name;)
+#include "sw_mirror_figures_list.h"
+#undef SW_MIRROR_FIG
+	unsigned long	events[SW_MC_NR];
+};
 
 /*
  * struct sw_mirror_wheel_counts - what a wheel of the mirror counts of
- * itself, a member for each figure of scope "count" in
- * sw_mirror_figures_list.h; its figures copy it whole:
- *
- *  cascaded	timers its cascades moved (seed, classic)
- *  due_ticks	ticks at which it would run timers: its own tick of every
- *		expiry, whether its clock got there first or the kernel's
- *		event came first, each tick counted once
- *  late_10pct	expired timers whose lateness was more than a tenth of the
- *		timeout they were given (expiry minus jiffies at start)
- *  clamped	placements clamped to the largest timeout (mainline)
- *  parked	placements beyond the last level's range (seed)
- *  ran_ahead	timers its clock ran before the kernel's event for them came
- *  behind	events after which its clock had not caught up (budget)
+ * itself: a member for each figure of scope "wcount" in
+ * sw_mirror_figures_list.h (what each counts: the wheel's line of
+ * mirror/stats in docs/ABI/debugfs-shadow-wheel); its figures copy it whole
  */
 struct sw_mirror_wheel_counts {
-#define SW_MIRROR_FIG(scope, name, ...) SW_MIRROR_FIG_IN_COUNTS_##scope(unsigned long name;)
+#define SW_MIRROR_FIG(scope, name, ...) SW_MIRROR_FIG_IF(scope, wcount)(unsigned long name;)
 #include "sw_mirror_figures_list.h"
 #undef SW_MIRROR_FIG
 };
@@ -392,7 +389,7 @@ struct sw_mirror_wheel_counts {
  *		came (counts.ran_ahead) whose record is still in use
  * @lat:	lateness of expired timers per level of placement: its tick
  *		minus the kernel's expiry converted to its HZ
- * @counts:	what it counts of itself, the figures of scope "count"
+ * @counts:	what it counts of itself, the figures of scope "wcount"
  * @clock_j:	the jiffy whose tick in @hz was asked for last
  * @clock_v:	that tick, sw_mirror_clock()
  */
@@ -512,18 +509,10 @@ struct sw_mirror_outcome {
  * @detached:	records (DUE_)DETACHED, oldest cancel first
  * @slots:	per CPU, the record whose cancel was that CPU's last event
  * @nr_slots:	CPUs in @slots
- * @seen:	timers armed while the mirror ran (starts of a timer not pending)
- * @cancelled:	of those, cancelled before they expired
- * @expired:	expired
- * @pending:	still pending in the kernel (records in use)
- * @dropped:	not mirrored: no record was free
- * @expired_remote: expiries whose expire_entry ran on another CPU than the
- *		timer's base's (6.12's timer migration)
- * @silently_modified: expiries whose timer's expiry had changed since its
- *		last start: a mod_timer() within the same bucket, which emits
- *		no event
- * @cancelled_due: cancels of a due timer that no expire_entry followed
- * @events:	events by class
+ * @counts:	what it counts of itself, the figures of scope "mcount" and
+ *		the events by class: counts.seen timers armed while it ran,
+ *		of which counts.cancelled, counts.expired, counts.pending
+ *		(records in use) and counts.dropped (no record was free)
  * @diff:	the differential
  * @cpus:	per CPU, its bases and softirqs (sw_mirror_set_cpus()), or NULL
  * @nr_cpus:	CPUs in @cpus
@@ -553,15 +542,7 @@ struct sw_mirror {
 	struct list_head	detached;
 	struct sw_mirror_rec	**slots;
 	unsigned int		nr_slots;
-	unsigned long		seen;
-	unsigned long		cancelled;
-	unsigned long		expired;
-	unsigned long		pending;
-	unsigned long		dropped;
-	unsigned long		expired_remote;
-	unsigned long		silently_modified;
-	unsigned long		cancelled_due;
-	unsigned long		events[SW_MC_NR];
+	struct sw_mirror_counts	counts;
 	struct sw_diff		diff;
 	struct sw_mirror_cpu	*cpus;
 	unsigned int		nr_cpus;
@@ -576,21 +557,6 @@ struct sw_mirror {
 
 #define SW_MIRROR_BUDGET	256
 #define SW_MIRROR_GRACE		4
-
-/*
- * The members of the figures' structs, from the list: a struct keeps the
- * entries of its scope (sw_mirror_figures_list.h)
- */
-#define SW_MIRROR_FIG_IN_WHEEL_head(member)
-#define SW_MIRROR_FIG_IN_WHEEL_log(member)
-#define SW_MIRROR_FIG_IN_WHEEL_mirror(member)
-#define SW_MIRROR_FIG_IN_WHEEL_wheel(member)	member
-#define SW_MIRROR_FIG_IN_WHEEL_count(member)
-#define SW_MIRROR_FIG_IN_MIRROR_head(member)
-#define SW_MIRROR_FIG_IN_MIRROR_log(member)
-#define SW_MIRROR_FIG_IN_MIRROR_mirror(member)	member
-#define SW_MIRROR_FIG_IN_MIRROR_wheel(member)
-#define SW_MIRROR_FIG_IN_MIRROR_count(member)
 
 /**
  * struct sw_mirror_wheel_figures - what one wheel of the mirror shows
@@ -613,14 +579,15 @@ struct sw_mirror_wheel_figures {
 	unsigned long			gran[SW_MAX_DEPTH];
 	struct sw_mirror_lateness	lat[SW_MAX_DEPTH];
 	struct sw_mirror_wheel_counts	counts;
-#define SW_MIRROR_FIG(scope, name, ...) SW_MIRROR_FIG_IN_WHEEL_##scope(unsigned long name;)
+#define SW_MIRROR_FIG(scope, name, ...) SW_MIRROR_FIG_IF(scope, wheel)(unsigned long name;)
 #include "sw_mirror_figures_list.h"
 #undef SW_MIRROR_FIG
 };
 
 /**
  * struct sw_mirror_figures - what the mirror shows, a copy of its own
- * @events:	events by class
+ * @counts:	what the mirror counts itself, its own copied whole: the
+ *		figures of scope "mcount" and the events by class
  * @softirq:	the softirq differential's verdicts, per &enum sw_sirq_verdict,
  *		summed over the CPUs
  * @diff:	the differential
@@ -629,10 +596,10 @@ struct sw_mirror_wheel_figures {
  * and a member for each mirror figure of sw_mirror_figures_list.h.
  */
 struct sw_mirror_figures {
-#define SW_MIRROR_FIG(scope, name, ...) SW_MIRROR_FIG_IN_MIRROR_##scope(unsigned long name;)
+#define SW_MIRROR_FIG(scope, name, ...) SW_MIRROR_FIG_IF(scope, mirror)(unsigned long name;)
 #include "sw_mirror_figures_list.h"
 #undef SW_MIRROR_FIG
-	unsigned long			events[SW_MC_NR];
+	struct sw_mirror_counts		counts;
 	unsigned long			softirq[SW_SIRQ_NR_VERDICTS];
 	struct sw_diff			diff;
 	struct sw_mirror_wheel_figures	wheel[SW_MIRROR_MAX_WHEELS];

@@ -20,34 +20,28 @@
 /* The functions the summary names */
 #define SW_REPORT_SUMMARY_FNS	8
 
-/* What an entry of the list becomes in the table */
-#define SW_MIRROR_FIG_SCOPE_head	SW_FIG_HEAD
-#define SW_MIRROR_FIG_SCOPE_log		SW_FIG_LOG
-#define SW_MIRROR_FIG_SCOPE_mirror	SW_FIG_MIRROR
-#define SW_MIRROR_FIG_SCOPE_wheel	SW_FIG_WHEEL
-#define SW_MIRROR_FIG_SCOPE_count	SW_FIG_WHEEL
-#define SW_MIRROR_FIG_STRUCT_head	struct sw_mirror_head
-#define SW_MIRROR_FIG_STRUCT_log	struct sw_mirror_head
-#define SW_MIRROR_FIG_STRUCT_mirror	struct sw_mirror_figures
-#define SW_MIRROR_FIG_STRUCT_wheel	struct sw_mirror_wheel_figures
-#define SW_MIRROR_FIG_STRUCT_count	struct sw_mirror_wheel_figures
-#define SW_MIRROR_FIG_MEMBER_head(name)		name
-#define SW_MIRROR_FIG_MEMBER_log(name)		name
-#define SW_MIRROR_FIG_MEMBER_mirror(name)	name
-#define SW_MIRROR_FIG_MEMBER_wheel(name)	name
-#define SW_MIRROR_FIG_MEMBER_count(name)	counts.name
+/*
+ * What an entry of the list becomes in the table: per scope, whose it is,
+ * the struct that holds it and the member of that struct it is in
+ */
+#define SW_MIRROR_FIG_AT_head	SW_FIG_HEAD, struct sw_mirror_head,
+#define SW_MIRROR_FIG_AT_log	SW_FIG_LOG, struct sw_mirror_head,
+#define SW_MIRROR_FIG_AT_mirror	SW_FIG_MIRROR, struct sw_mirror_figures,
+#define SW_MIRROR_FIG_AT_mcount	SW_FIG_MIRROR, struct sw_mirror_figures, counts.
+#define SW_MIRROR_FIG_AT_wheel	SW_FIG_WHEEL, struct sw_mirror_wheel_figures,
+#define SW_MIRROR_FIG_AT_wcount	SW_FIG_WHEEL, struct sw_mirror_wheel_figures, counts.
 #define SW_MIRROR_FIG_STATS_none	SW_FIG_STATS_NONE
 #define SW_MIRROR_FIG_STATS_line	SW_FIG_STATS_LINE
 #define SW_MIRROR_FIG_STATS_wheel	SW_FIG_STATS_WHEEL
+#define SW_MIRROR_FIG_ENTRY(...)	SW_MIRROR_FIG_ENTRY_AT(__VA_ARGS__)
+#define SW_MIRROR_FIG_ENTRY_AT(whose, type, in, name, unit, merge, stats, column, div)	\
+	[SW_MIRROR_FIG_NR_##name] = {						\
+		#name, unit, #merge, column, whose,				\
+		SW_MIRROR_FIG_STATS_##stats, div, offsetof(type, in name)	\
+	},
 
 const struct sw_mirror_fig sw_mirror_figs[SW_MIRROR_NR_FIGS] = {
-#define SW_MIRROR_FIG(scope, name, unit, merge, stats, column, div)		\
-	[SW_MIRROR_FIG_NR_##name] = {						\
-		#name, unit, #merge, column, SW_MIRROR_FIG_SCOPE_##scope,	\
-		SW_MIRROR_FIG_STATS_##stats, div,				\
-		offsetof(SW_MIRROR_FIG_STRUCT_##scope,				\
-			 SW_MIRROR_FIG_MEMBER_##scope(name))			\
-	},
+#define SW_MIRROR_FIG(scope, ...) SW_MIRROR_FIG_ENTRY(SW_MIRROR_FIG_AT_##scope, __VA_ARGS__)
 #include "sw_mirror_figures_list.h"
 #undef SW_MIRROR_FIG
 };
@@ -82,14 +76,15 @@ static void sw_mirror_report_derive(struct sw_mirror_report *rep)
 	fig->softirq_agreement_permille = sw_report_milli(fig->softirq[SW_SIRQ_AGREE], verdicts);
 	fig->softirq_paired_permille = sw_report_milli(fig->softirq[SW_SIRQ_AGREE] +
 						       fig->softirq[SW_SIRQ_LATE], verdicts);
-	fig->expired_permille = sw_report_milli(fig->expired, fig->seen);
+	fig->expired_permille = sw_report_milli(fig->counts.expired, fig->counts.seen);
 	for (w = 0; w < fig->wheels; w++) {
 		struct sw_mirror_wheel_figures *wf = &fig->wheel[w];
 
-		wf->late_10pct_permille = sw_report_milli(wf->counts.late_10pct, fig->expired);
+		wf->late_10pct_permille = sw_report_milli(wf->counts.late_10pct,
+							  fig->counts.expired);
 		wf->cascaded_per_s = sw_report_per_s(wf->counts.cascaded, ms);
 		wf->due_ticks_per_s = sw_report_per_s(wf->counts.due_ticks, ms);
-		wf->expired_per_due_tick_milli = sw_report_milli(fig->expired,
+		wf->expired_per_due_tick_milli = sw_report_milli(fig->counts.expired,
 								 wf->counts.due_ticks);
 		wf->softirqs_per_s = sw_report_per_s(wf->softirqs, ms);
 		wf->spurious_permille = sw_report_milli(wf->spurious_softirqs, wf->softirqs);
@@ -200,7 +195,7 @@ void sw_mirror_report_stats(struct sw_print *p, const struct sw_mirror_report *r
 			sw_printf(p, "%s %lu\n", f->name, sw_mirror_fig_value(rep, f, 0));
 	}
 	for (c = 0; c < SW_MC_NR; c++)
-		sw_printf(p, "events.%s %lu\n", sw_mirror_class_name(c), rep->fig.events[c]);
+		sw_printf(p, "events.%s %lu\n", sw_mirror_class_name(c), rep->fig.counts.events[c]);
 	for (c = 0; c < SW_SIRQ_NR_VERDICTS; c++)
 		sw_printf(p, "softirq.%s %lu\n", sw_sirq_verdict_name(c), rep->fig.softirq[c]);
 	for (w = 0; w < rep->fig.wheels; w++) {
@@ -530,14 +525,15 @@ static void sw_report_summary_softirqs(struct sw_print *p, const struct sw_mirro
 void sw_mirror_report_summary(struct sw_print *p, const struct sw_mirror_report *rep)
 {
 	const struct sw_mirror_figures *fig = &rep->fig;
+	const struct sw_mirror_counts *n = &fig->counts;
 	unsigned long ds = (rep->head.elapsed_ms + 50) / 100;	/* tenths of a second */
 	unsigned int i, early, fns = min_t(unsigned int, sw_report_nr_fns(rep),
 					   SW_REPORT_SUMMARY_FNS);
 
 	sw_printf(p,
 		  "mirror: %lu.%lu s of the kernel's own timers, HZ=%lu: %lu armed, %lu expired, %lu cancelled, %lu pending, %lu dropped, %lu run remotely\n\n",
-		  ds / 10, ds % 10, fig->hz, fig->seen, fig->expired, fig->cancelled,
-		  fig->pending, fig->dropped, fig->expired_remote);
+		  ds / 10, ds % 10, fig->hz, n->seen, n->expired, n->cancelled, n->pending,
+		  n->dropped, n->expired_remote);
 	early = sw_report_summary_wheels(p, rep);
 	sw_printf(p, "\ndifferential, mainline at HZ=%lu against the kernel's wheel:\n", fig->hz);
 	sw_report_summary_diff(p, rep, SW_DIFF_PLACEMENT);

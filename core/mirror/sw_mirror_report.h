@@ -15,12 +15,6 @@
 #include "sw_mirror_top.h"
 #include "sw_print.h"
 
-#define SW_MIRROR_FIG_IN_HEAD_head(member)	member
-#define SW_MIRROR_FIG_IN_HEAD_log(member)	member
-#define SW_MIRROR_FIG_IN_HEAD_mirror(member)
-#define SW_MIRROR_FIG_IN_HEAD_wheel(member)
-#define SW_MIRROR_FIG_IN_HEAD_count(member)
-
 /**
  * struct sw_mirror_head - the caller's figures, which the report prints
  *	with the mirror's
@@ -32,7 +26,10 @@
  */
 struct sw_mirror_head {
 	bool		has_log;
-#define SW_MIRROR_FIG(scope, name, ...) SW_MIRROR_FIG_IN_HEAD_##scope(unsigned long name;)
+#define SW_MIRROR_FIG(scope, name, ...) SW_MIRROR_FIG_IF(scope, head)(unsigned long name;)
+#include "sw_mirror_figures_list.h"
+#undef SW_MIRROR_FIG
+#define SW_MIRROR_FIG(scope, name, ...) SW_MIRROR_FIG_IF(scope, log)(unsigned long name;)
 #include "sw_mirror_figures_list.h"
 #undef SW_MIRROR_FIG
 };

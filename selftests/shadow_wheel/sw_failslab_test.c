@@ -290,7 +290,7 @@ static void fs_one(struct __test_metadata *_metadata, const struct fs_cmd *cmd, 
 				       after.total.armed - before.total.armed);
 		if (cmd->kind == FS_MIRROR) {
 			ASSERT_EQ(0, swt_mirror_read(&mr)) TH_LOG("%s", swt_error());
-			EXPECT_FALSE(mr.running) TH_LOG("the mirror runs after -ENOMEM");
+			EXPECT_EQ(0U, mr.running) TH_LOG("the mirror runs after -ENOMEM");
 		}
 		return;
 	}

@@ -88,7 +88,7 @@ TEST_F_TIMEOUT(mirror, follows_real_traffic, 120)
 	swt_sleep_ms(500);
 
 	swt_expect_mirror(_metadata, &mr, true);
-	EXPECT_TRUE(mr.caught_up);
+	EXPECT_EQ(1U, mr.caught_up);
 	EXPECT_EQ(0U, mr.anomalies) TH_LOG("event sequences the kernel does not make");
 	EXPECT_LT(0U, mr.log_drained) TH_LOG("no event came through the log");
 	for (w = 0; w < mr.nr_wheels; w++) {
@@ -115,7 +115,7 @@ TEST_F_TIMEOUT(mirror, follows_real_traffic, 120)
 	}
 
 	/* The lateness contract, each wheel in its own ticks */
-	snprintf(kernel_wheel, sizeof(kernel_wheel), "mainline.%u", mr.hz);
+	snprintf(kernel_wheel, sizeof(kernel_wheel), "mainline.%llu", mr.hz);
 	ASSERT_EQ(0, swt_mirror_lateness_read(lt, ARRAY_SIZE(lt), &nr)) TH_LOG("%s", swt_error());
 	EXPECT_LT(0U, nr);
 	for (i = 0; i < nr; i++) {
@@ -293,7 +293,7 @@ TEST_F(mirror, turns_bad_input_away)
 	strcpy(zeros + 34, "junk");
 	EXPECT_EQ(-EINVAL, swt_mirror_enable_raw(zeros)) TH_LOG("'%s'", zeros);
 	ASSERT_EQ(0, swt_mirror_read(&mr)) TH_LOG("%s", swt_error());
-	EXPECT_TRUE(mr.running) TH_LOG("bad input stopped the mirror");
+	EXPECT_EQ(1U, mr.running) TH_LOG("bad input stopped the mirror");
 
 	/* No records, or a log too small or too big: the start is refused, nothing runs */
 	ASSERT_EQ(0, swt_mirror_enable(false));
@@ -305,7 +305,7 @@ TEST_F(mirror, turns_bad_input_away)
 	ASSERT_EQ(0, swt_mirror_param("mirror_log", "1048577"));
 	EXPECT_EQ(-EINVAL, swt_mirror_enable(true));
 	ASSERT_EQ(0, swt_mirror_read(&mr)) TH_LOG("%s", swt_error());
-	EXPECT_FALSE(mr.running);
+	EXPECT_EQ(0U, mr.running);
 	ASSERT_EQ(0, swt_mirror_param("mirror_log", "4096"));
 	EXPECT_EQ(0, swt_mirror_enable(true));
 }
@@ -347,7 +347,7 @@ TEST_F_TIMEOUT(mirror, runs_wheels_given_by_spec, 120)
 	ASSERT_EQ(0, swt_mirror_read(&mr)) TH_LOG("%s", swt_error());
 	EXPECT_EQ(swt_default_wheels(mr.hz), mr.nr_wheels);
 	/* The canonical form comes back, at the kernel's HZ where none was given */
-	snprintf(spec, sizeof(spec), "bits=5,shift=2,depth=9,hz=%u,clamp", mr.hz);
+	snprintf(spec, sizeof(spec), "bits=5,shift=2,depth=9,hz=%llu,clamp", mr.hz);
 	snprintf(want, sizeof(want), "%s;seed,hz=300\n", spec);
 	ASSERT_EQ(0, swt_mirror_wheels_write(list, strlen(list)));
 	ASSERT_EQ(0, swt_mirror_file_read("wheels", &got));

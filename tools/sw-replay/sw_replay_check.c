@@ -182,9 +182,10 @@ static void sw_replay_check_all(struct sw_replay *rp, const struct sw_mirror_rep
 	sw_check(c, placed && expired, "placements compared %lu, expiries compared %lu",
 		 placed, expired);
 	sw_check(c, rep->fig.consistent, "the mirror's books balance");
-	sw_check(c, !rep->fig.events[SW_MC_ANOMALY] && !rep->fig.events[SW_MC_DROPPED],
+	sw_check(c, !rep->fig.counts.events[SW_MC_ANOMALY] &&
+		 !rep->fig.counts.events[SW_MC_DROPPED],
 		 "no anomalous sequence (%lu) or dropped timer (%lu)",
-		 rep->fig.events[SW_MC_ANOMALY], rep->fig.events[SW_MC_DROPPED]);
+		 rep->fig.counts.events[SW_MC_ANOMALY], rep->fig.counts.events[SW_MC_DROPPED]);
 	sw_check(c, !n[SW_DIFF_PLACEMENT][SW_DIFF_MIRROR_BEHIND],
 		 "mainline.%u never placed from behind (%lu)", rp->in.hz,
 		 n[SW_DIFF_PLACEMENT][SW_DIFF_MIRROR_BEHIND]);

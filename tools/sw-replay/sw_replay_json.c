@@ -255,7 +255,7 @@ struct json_object *sw_replay_json_report(const struct sw_mirror_report *rep,
 	sw_json_figures(figures, rep, false, 0);
 	json_object_object_add(o, "figures", figures);
 	for (c = 0; c < SW_MC_NR; c++)
-		sw_json_add_u64(events, sw_mirror_class_name(c), rep->fig.events[c]);
+		sw_json_add_u64(events, sw_mirror_class_name(c), rep->fig.counts.events[c]);
 	json_object_object_add(o, "events", events);
 	for (c = 0; c < SW_SIRQ_NR_VERDICTS; c++)
 		sw_json_add_u64(softirq, sw_sirq_verdict_name(c), rep->fig.softirq[c]);

@@ -94,41 +94,36 @@ static int swt_words_s64(const char *val, const char *key, s64 *out)
 	return errno || *e || e == word ? -EINVAL : 0;
 }
 
-/* The keys of a wheel's line, from the mirror's list, and where each goes */
-#define SWT_MW_KEY_wheel(name)	{ #name, offsetof(struct swt_mirror_wheel, name) },
-#define SWT_MW_KEY_line(name)
-#define SWT_MW_KEY_none(name)
-
-static const struct swt_mirror_wheel_key {
+/* A key of mirror/stats and the member of the struct its value goes to, a u64 */
+struct swt_mirror_key {
 	const char *key;
 	size_t off;
-} swt_mirror_wheel_keys[] = {
-#define SW_MIRROR_FIG(scope, name, unit, merge, stats, ...) SWT_MW_KEY_##stats(name)
+};
+
+#define SWT_MIRROR_KEY(type, name)	{ #name, offsetof(type, name) },
+
+/* The keys of a wheel's line, from the mirror's list (its stats column "wheel") */
+static const struct swt_mirror_key swt_mirror_wheel_keys[] = {
+#define SW_MIRROR_FIG(scope, name, unit, merge, stats, ...)			\
+	SW_MIRROR_FIG_IF(stats, wheel)(SWT_MIRROR_KEY(struct swt_mirror_wheel, name))
 #include "../../../core/mirror/sw_mirror_figures_list.h"
 #undef SW_MIRROR_FIG
 };
 
-/* The lines of mirror/stats other than the wheels' that the tests read */
-#define SWT_MK(key, member, type)	{ key, offsetof(struct swt_mirror, member), sizeof(type) }
-static const struct {
-	const char *key;
-	size_t off, size;
-} swt_mirror_keys[] = {
-	SWT_MK("running", running, bool), SWT_MK("consistent", consistent, bool),
-	SWT_MK("caught_up", caught_up, bool), SWT_MK("hz", hz, unsigned int),
-	SWT_MK("events.anomaly", anomalies, u64), SWT_MK("own_events", own_events, u64),
-	SWT_MK("log_drained", log_drained, u64), SWT_MK("log_lost", log_lost, u64),
-	SWT_MK("log_forced", log_forced, u64),
-	SWT_MK("log_drained_by_probes", log_drained_by_probes, u64),
-	SWT_MK("log_softirqs", log_softirqs, u64),
-	SWT_MK("cpus_modelled", cpus_modelled, unsigned int),
-	SWT_MK("softirq_recorded", softirq_recorded, u64),
-	SWT_MK("softirq_predicted", softirq_predicted, u64),
-	SWT_MK("softirq_paired_permille", softirq_paired_permille, u64),
-	SWT_MK("softirq.agree", softirq_agree, u64),
-	SWT_MK("softirq.unpredicted", softirq_unpredicted, u64),
-	SWT_MK("softirq.missed", softirq_missed, u64),
-	SWT_MK("expired_remote", expired_remote, u64),
+/*
+ * The other lines of mirror/stats: the figures of the list on a line of
+ * their own (stats "line"), and those of shapes of their own that the
+ * tests read (events.CLASS, softirq.VERDICT)
+ */
+static const struct swt_mirror_key swt_mirror_keys[] = {
+#define SW_MIRROR_FIG(scope, name, unit, merge, stats, ...)			\
+	SW_MIRROR_FIG_IF(stats, line)(SWT_MIRROR_KEY(struct swt_mirror, name))
+#include "../../../core/mirror/sw_mirror_figures_list.h"
+#undef SW_MIRROR_FIG
+	{ "events.anomaly", offsetof(struct swt_mirror, anomalies) },
+	{ "softirq.agree", offsetof(struct swt_mirror, softirq_agree) },
+	{ "softirq.unpredicted", offsetof(struct swt_mirror, softirq_unpredicted) },
+	{ "softirq.missed", offsetof(struct swt_mirror, softirq_missed) },
 };
 
 /* A line of mirror/stats other than a wheel's: one figure, if the tests read it */
@@ -140,17 +135,8 @@ static void swt_mirror_figure(struct swt_mirror *mr, const char *key, const char
 	if (swt_parse_u64(val, strlen(val), &v))
 		return;
 	for (k = 0; k < ARRAY_SIZE(swt_mirror_keys); k++) {
-		void *at = (char *)mr + swt_mirror_keys[k].off;
-
-		if (strcmp(key, swt_mirror_keys[k].key))
-			continue;
-		/* The member's type: bool, unsigned int or u64 */
-		if (swt_mirror_keys[k].size == sizeof(bool))
-			*(bool *)at = v;
-		else if (swt_mirror_keys[k].size == sizeof(unsigned int))
-			*(unsigned int *)at = v;
-		else
-			*(u64 *)at = v;
+		if (!strcmp(key, swt_mirror_keys[k].key))
+			*(u64 *)((char *)mr + swt_mirror_keys[k].off) = v;
 	}
 }
 

@@ -292,34 +292,30 @@ int swt_mirror_file_read(const char *name, char **out);
  * the line carries, from the mirror's list of figures (its stats column
  * "wheel"); swt_mirror_read() fails when the line lacks one
  */
-#define SWT_MW_IN_LINE_wheel(member)	member
-#define SWT_MW_IN_LINE_line(member)
-#define SWT_MW_IN_LINE_none(member)
-
 struct swt_mirror_wheel {
 	char name[SWT_MIRROR_NAME_MAX];	/* seed.250, or a spec */
-#define SW_MIRROR_FIG(scope, name, unit, merge, stats, ...) SWT_MW_IN_LINE_##stats(u64 name;)
+#define SW_MIRROR_FIG(scope, name, unit, merge, stats, ...)			\
+	SW_MIRROR_FIG_IF(stats, wheel)(u64 name;)
 #include "../../../core/mirror/sw_mirror_figures_list.h"
 #undef SW_MIRROR_FIG
 };
 
+/*
+ * mirror/stats: a member for every figure of the mirror's list on a line
+ * of its own (its stats column "line": running, hz, log_lost,
+ * expired_remote, softirq_recorded...; docs/ABI/debugfs-shadow-wheel says
+ * what each counts), 0 when the file lacks it; the few keys of shapes of
+ * their own that the tests read; and the wheels' lines
+ */
 struct swt_mirror {
-	bool running, consistent, caught_up;
-	unsigned int hz;
-	u64 anomalies;
-	u64 own_events;
-	u64 log_drained, log_lost;	/* events through the mirror's logs, and lost */
-	u64 log_drained_by_probes;	/* drained by probes that found theirs full */
-	u64 log_forced;			/* taken out of their base's order by the merge */
-	u64 log_softirqs;		/* TIMER_SOFTIRQ runs through the log */
-	unsigned int cpus_modelled;	/* CPUs whose softirqs the mirror models, */
-	u64 softirq_recorded;		/* and the runs it took in (0 when none) */
-	u64 softirq_predicted;		/* the kernel wheel's model's raises, */
-	u64 softirq_paired_permille;	/* the share paired with a run, */
-	u64 softirq_agree;		/* of those at the run's tick, and the */
-	u64 softirq_unpredicted;	/* runs and raises the differential */
-	u64 softirq_missed;		/* could not pair (softirq.VERDICT) */
-	u64 expired_remote;		/* expiries run on another CPU than the timer's base's */
+#define SW_MIRROR_FIG(scope, name, unit, merge, stats, ...)			\
+	SW_MIRROR_FIG_IF(stats, line)(u64 name;)
+#include "../../../core/mirror/sw_mirror_figures_list.h"
+#undef SW_MIRROR_FIG
+	u64 anomalies;			/* events.anomaly */
+	u64 softirq_agree;		/* softirq.agree, .unpredicted, .missed: */
+	u64 softirq_unpredicted;	/* the runs and raises the differential */
+	u64 softirq_missed;		/* paired at the run's tick, or not */
 	unsigned int nr_wheels;
 	struct swt_mirror_wheel wheel[SWT_MIRROR_MAX_WHEELS];
 };

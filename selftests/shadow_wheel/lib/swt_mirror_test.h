@@ -31,7 +31,7 @@ static inline void swt_expect_mirror_consistent(struct __test_metadata *_metadat
 {
 	unsigned int w;
 
-	EXPECT_TRUE(mr->consistent) TH_LOG("mirror/stats: consistent 0");
+	EXPECT_EQ(1U, mr->consistent) TH_LOG("mirror/stats: consistent 0");
 	EXPECT_EQ(0U, mr->log_lost) TH_LOG("mirror/stats: log_lost %llu", mr->log_lost);
 	EXPECT_EQ(0U, mr->log_forced) TH_LOG("mirror/stats: log_forced %llu", mr->log_forced);
 	EXPECT_LE(9U, mr->nr_wheels);
@@ -50,7 +50,7 @@ static inline void swt_expect_mirror(struct __test_metadata *_metadata, struct s
 				     bool running)
 {
 	ASSERT_EQ(0, swt_mirror_read(mr)) TH_LOG("%s", swt_error());
-	EXPECT_EQ(running, mr->running) TH_LOG("mirror/stats: running %d", mr->running);
+	EXPECT_EQ(running, mr->running) TH_LOG("mirror/stats: running %llu", mr->running);
 	swt_expect_mirror_consistent(_metadata, mr);
 }
 
