@@ -15,7 +15,7 @@
 #
 # Dependencies run one way: bench and mirror on wheel, wheel on nothing.
 
-sw_core_wheel := wheel/sw_wheel.c wheel/sw_classic.c
+sw_core_wheel := wheel/sw_wheel.c wheel/sw_geometry.c wheel/sw_classic.c
 sw_core_mirror := mirror/sw_mirror.c mirror/sw_diff.c mirror/sw_mirror_top.c \
 		  mirror/sw_mirror_report.c mirror/sw_print.c \
 		  mirror/sw_softirq.c mirror/sw_order.c mirror/sw_logmerge.c
