@@ -11,15 +11,17 @@
 #   merge/	the merges of per-CPU event streams in the kernel's order,
 #		shared by the module and the replay: by timestamps and rules
 #		(the replay's), by numbers (the module's logs)
+#   heap/	a binary min-heap of timers over the caller's array
 #   bench/	the benchmark workloads
 #
-# Dependencies run one way: bench, mirror and merge on wheel, wheel on
-# nothing.
+# Dependencies run one way: bench, mirror and merge on wheel, wheel and
+# heap on nothing.
 
 sw_core_wheel := wheel/sw_wheel.c wheel/sw_geometry.c wheel/sw_classic.c
 sw_core_mirror := mirror/sw_mirror.c mirror/sw_diff.c mirror/sw_mirror_top.c \
 		  mirror/sw_mirror_report.c mirror/sw_print.c \
 		  mirror/sw_softirq.c
 sw_core_merge := merge/sw_order.c merge/sw_logmerge.c
+sw_core_heap := heap/sw_heap.c
 sw_core_bench := bench/sw_bench.c
-sw_core_dirs := wheel mirror merge bench
+sw_core_dirs := wheel mirror merge heap bench
