@@ -593,10 +593,12 @@ static void sw_next_refresh(struct sw_base *base, unsigned int half)
 			next = base->clk + delta;
 	}
 	base->next_stale &= ~(SW_NEXT_STALE(half) | SW_NEXT_NONE(half));
-	if (found)
+	if (found) {
 		base->next_expiry[half] = next;
-	else
+	} else {
+		base->next_expiry[half] = base->clk + SW_NONE_AHEAD;
 		base->next_stale |= SW_NEXT_NONE(half);
+	}
 }
 
 /**
@@ -649,15 +651,18 @@ static inline unsigned long sw_first_due_in(const struct sw_base *base)
 }
 
 /*
- * Whether no bucket comes due from the clock up to @now. A clock already
- * past @now is as far from it as a tick can be, and only a wheel with
- * none pending says so: the caller finds nothing to process either way.
+ * Whether no bucket comes due up to @now, from the halves' next expiries
+ * alone: both after @now. The flags are not read. A half with none
+ * pending keeps its next expiry SW_NONE_AHEAD of the clock, so an idle
+ * wheel's ticks take this path too; where the value says a bucket may be
+ * due (the clock came that far, or a clock more than LONG_MAX ticks from
+ * @now, either way), the caller's ticks ask the flags and find what
+ * there is to process, nothing for a half with none.
  */
 static inline bool sw_nothing_due(const struct sw_base *base, unsigned long now)
 {
-	unsigned long upto = now - base->clk;
-
-	return sw_due_in(base, 0) > upto && sw_due_in(base, 1) > upto;
+	return sw_time_after(base->next_expiry[0], now) &&
+	       sw_time_after(base->next_expiry[1], now);
 }
 
 /*
@@ -895,6 +900,26 @@ static noinline unsigned long sw_run_ticks(struct sw_base *base, unsigned long n
 	return expired;
 }
 
+/*
+ * sw_run_ticks() on a non-cascading wheel, whose clock then moved on: a
+ * half with none pending gets its next expiry SW_NONE_AHEAD of the new
+ * clock again, so that sw_nothing_due() keeps finding it idle
+ */
+static noinline unsigned long sw_run_wheel(struct sw_base *base, unsigned long now,
+					   void (*fn)(struct sw_timer *timer, unsigned long clk,
+						      void *arg),
+					   void *arg)
+{
+	unsigned long expired = sw_run_ticks(base, now, fn, arg);
+	unsigned int half;
+
+	for (half = 0; half < 2; half++) {
+		if (sw_next_none(base, half))
+			base->next_expiry[half] = base->clk + SW_NONE_AHEAD;
+	}
+	return expired;
+}
+
 /**
  * sw_run - run the wheel up to and including tick @now
  * @base:	the wheel
@@ -912,12 +937,14 @@ unsigned long sw_run(struct sw_base *base, unsigned long now,
 		     void (*fn)(struct sw_timer *timer, unsigned long clk, void *arg),
 		     void *arg)
 {
-	if (!sw_wheel_is_classic(&base->geo) && sw_nothing_due(base, now)) {
+	if (sw_wheel_is_classic(&base->geo))
+		return sw_run_ticks(base, now, fn, arg);
+	if (sw_nothing_due(base, now)) {
 		if (!sw_time_after(base->clk, now))
 			base->clk = now + 1;
 		return 0;
 	}
-	return sw_run_ticks(base, now, fn, arg);
+	return sw_run_wheel(base, now, fn, arg);
 }
 
 /**
@@ -933,9 +960,9 @@ void sw_base_init(struct sw_base *base, const struct sw_geometry *geo, unsigned 
 	base->geo = *geo;
 	base->clk = clk;
 	base->nr_pending = 0;
-	/* None pending: the flags say so, the ticks mean nothing */
-	base->next_expiry[0] = clk;
-	base->next_expiry[1] = clk;
+	/* None pending: the flags say so, the ticks are the hint of SW_NONE_AHEAD */
+	base->next_expiry[0] = clk + SW_NONE_AHEAD;
+	base->next_expiry[1] = clk + SW_NONE_AHEAD;
 	base->next_stale = SW_NEXT_NONE(0) | SW_NEXT_NONE(1);
 	bitmap_zero(base->pending_map, SW_TOTAL_BUCKETS);
 	for (i = 0; i < SW_TOTAL_BUCKETS; i++)

@@ -29,8 +29,9 @@
  *		classic wheel keeps only the first half's, as it kept
  *		next_timer: the earliest expiry of a non-deferrable timer.
  * @next_stale:	per half, SW_NEXT_STALE (@next_expiry is only a bound below
- *		the first bucket's tick) and SW_NEXT_NONE (no bucket pending,
- *		and @next_expiry means nothing: no tick is set aside for none)
+ *		the first bucket's tick) and SW_NEXT_NONE (no bucket pending;
+ *		@next_expiry is then only a hint, far ahead of the clock of
+ *		the moment, never a tick that stands for none)
  * @pending_map: one bit per bucket, set while the bucket holds a timer
  *		(not kept by the classic wheel, which had no such map)
  * @vectors:	the buckets; deferrable ones from %SW_DEFERRABLE_OFFSET on

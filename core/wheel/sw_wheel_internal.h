@@ -75,6 +75,14 @@ static inline bool sw_next_none(const struct sw_base *base, unsigned int half)
 	return base->next_stale & SW_NEXT_NONE(half);
 }
 
+/*
+ * How far from the clock a half with none pending puts its next_expiry:
+ * as far ahead as a tick still compares after the clock. Not a meaning
+ * (the flag is that), a hint for the test of the values alone, which finds
+ * such a half idle until the clock comes that far (sw_nothing_due()).
+ */
+#define SW_NONE_AHEAD		(ULONG_MAX >> 1)
+
 /* The first timer of @list, taken off it (as a cascade takes them); NULL when empty */
 static inline struct sw_timer *sw_timer_pop(struct hlist_head *list)
 {
