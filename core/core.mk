@@ -1,23 +1,27 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The core's three libraries, each source named once here. Kbuild and the
+# The core's libraries, each source named once here. Kbuild and the
 # user-space makefiles (bench/, kunit/user/, tools/sw-replay/) include this
 # file and take the names relative to core/; sources include one another's
 # headers by name alone, found through the directories in sw_core_dirs.
 #
 #   wheel/	the wheels: seed, mainline, classic, HZ conversion
 #   mirror/	the mirror of the kernel's timer events, its differential,
-#		the table per timer function, the report and its print sink,
-#		the merges of per-CPU event streams in the kernel's order
-#		(by timestamps and rules for the replay, by numbers for the
-#		module's logs)
+#		the table per timer function, the report and its print sink
+#   merge/	the merges of per-CPU event streams in the kernel's order,
+#		shared by the module and the replay: by timestamps and rules
+#		(the replay's), by numbers (the module's logs)
+#   heap/	a binary min-heap of timers over the caller's array
 #   bench/	the benchmark workloads
 #
-# Dependencies run one way: bench and mirror on wheel, wheel on nothing.
+# Dependencies run one way: bench, mirror and merge on wheel, wheel and
+# heap on nothing.
 
-sw_core_wheel := wheel/sw_wheel.c wheel/sw_classic.c
+sw_core_wheel := wheel/sw_wheel.c wheel/sw_geometry.c wheel/sw_classic.c
 sw_core_mirror := mirror/sw_mirror.c mirror/sw_diff.c mirror/sw_mirror_top.c \
 		  mirror/sw_mirror_report.c mirror/sw_print.c \
-		  mirror/sw_softirq.c mirror/sw_order.c mirror/sw_logmerge.c
+		  mirror/sw_softirq.c
+sw_core_merge := merge/sw_order.c merge/sw_logmerge.c
+sw_core_heap := heap/sw_heap.c
 sw_core_bench := bench/sw_bench.c
-sw_core_dirs := wheel mirror bench
+sw_core_dirs := wheel mirror merge heap bench

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit suite for the merge of the live mirror's per-CPU logs
- * (core/mirror/sw_logmerge.c): a counter's numbers come in order, whatever
+ * (core/merge/sw_logmerge.c): a counter's numbers come in order, whatever
  * the CPUs and jiffies say; among the rest the earliest jiffies; an event
  * being written holds back only what comes after it; a number that can
  * never come is passed, counted. Then against the real order itself: many

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit suite for the merge of per-CPU timer event streams
- * (core/mirror/sw_order.c): each CPU's order kept, the timestamps' order
+ * (core/merge/sw_order.c): each CPU's order kept, the timestamps' order
  * kept where no rule of the kernel's speaks, and a timer's events put in
  * a sequence the kernel can produce where the timestamps tie.
  */

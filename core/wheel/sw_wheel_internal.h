@@ -2,7 +2,8 @@
 /*
  * shadow-wheel: what the wheel core's files share and no one else sees.
  * sw_wheel.c holds the operations and the non-cascading wheels;
- * sw_classic.c the placement, tick and next expiry of the cascading one.
+ * sw_classic.c the placement, tick and next expiry of the cascading one;
+ * sw_geometry.c the shapes, named and from specs.
  */
 #ifndef _SHADOW_WHEEL_SW_WHEEL_INTERNAL_H
 #define _SHADOW_WHEEL_SW_WHEEL_INTERNAL_H
@@ -18,6 +19,20 @@ static inline bool sw_wheel_is_classic(const struct sw_geometry *geo)
 {
 	return geo->kind == SW_WHEEL_CLASSIC;
 }
+
+/*
+ * The shapes of the named non-cascading wheels, constants for their arm
+ * paths (sw_wheel.c) and their geometries (sw_geometry.c): the level
+ * clock shift, buckets per level (log2), and the seed wheel's depth and
+ * range, the first delta beyond its last level (mainline's depth, and so
+ * its range, depend on HZ)
+ */
+#define SW_NAMED_CLK_SHIFT	3
+#define SW_SEED_LVL_BITS	5
+#define SW_SEED_DEPTH		8
+#define SW_SEED_RANGE		((BIT(SW_SEED_LVL_BITS) - 1) <<			\
+				 (SW_NAMED_CLK_SHIFT * (SW_SEED_DEPTH - 1)))
+#define SW_MAINLINE_LVL_BITS	6
 
 /*
  * sw_lvl_first_bucket() for the non-cascading wheels, whose root is as
@@ -59,6 +74,14 @@ static inline bool sw_next_none(const struct sw_base *base, unsigned int half)
 {
 	return base->next_stale & SW_NEXT_NONE(half);
 }
+
+/*
+ * How far from the clock a half with none pending puts its next_expiry:
+ * as far ahead as a tick still compares after the clock. Not a meaning
+ * (the flag is that), a hint for the test of the values alone, which finds
+ * such a half idle until the clock comes that far (sw_nothing_due()).
+ */
+#define SW_NONE_AHEAD		(ULONG_MAX >> 1)
 
 /* The first timer of @list, taken off it (as a cascade takes them); NULL when empty */
 static inline struct sw_timer *sw_timer_pop(struct hlist_head *list)

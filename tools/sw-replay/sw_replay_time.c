@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * sw-replay --time: the trace's events replayed into each wheel alone
- * (seed, mainline, classic) and into the binary heap of bench/sw_heap.c, at
+ * (seed, mainline, classic) and into the binary heap of core/heap/sw_heap.c, at
  * the trace's HZ and at 100, 250 and 1000, timed. A start modifies the
  * timer (sw_modify(), sw_heap_modify()), a cancel cancels it, an
  * expire_entry does nothing (its cancel came first); before each event the
@@ -164,15 +164,17 @@ static void sw_replay_time_heap(const struct sw_replay_trace *t, const size_t *t
 {
 	struct sw_hz hz = *hz0;
 	struct sw_replay_tick_samples *tc = out->costs;
+	struct sw_heap_timer **slots = calloc(nr_timers ? nr_timers : 1, sizeof(*slots));
 	struct sw_heap heap;
 	unsigned long clk;
 	double t0, t1;
 	size_t i;
 
-	if (sw_heap_init(&heap, nr_timers)) {
+	if (!slots) {
 		fprintf(stderr, "sw-replay: out of memory\n");
 		exit(2);
 	}
+	sw_heap_init(&heap, slots, nr_timers);
 	memset(timers, 0, nr_timers * sizeof(*timers));
 	memset(out, 0, sizeof(*out));
 	out->costs = tc;
@@ -209,7 +211,7 @@ static void sw_replay_time_heap(const struct sw_replay_trace *t, const size_t *t
 	t1 = sw_replay_now_ns();
 	if (!timed_ticks)
 		out->total_ns = t1 - t0;
-	sw_heap_free(&heap);
+	free(slots);
 }
 
 /* The best of @rounds, the whole replay and its ticks timed apart */

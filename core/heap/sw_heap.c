@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A binary min-heap of timers, see sw_heap.h. Expiries compare as the
- * wheels' do, by difference, so clocks may wrap.
+ * shadow-wheel: a binary min-heap of timers, see sw_heap.h. Expiries
+ * compare as the wheels' do, by difference, so clocks may wrap: the
+ * pending timers' expiries must lie within LONG_MAX ticks of one another.
  */
-#include <stdlib.h>
+#include <linux/errno.h>
 
 #include "sw_heap.h"
 
@@ -52,36 +53,55 @@ static void sw_heap_down(struct sw_heap *heap, unsigned long i)
 	sw_heap_set(heap, i, t);
 }
 
-int sw_heap_init(struct sw_heap *heap, unsigned long size)
+/**
+ * sw_heap_init - set up an empty heap over the caller's array
+ * @heap:	the heap
+ * @v:		room for @size timers, owned by the caller for the heap's life
+ * @size:	the most timers it holds
+ */
+void sw_heap_init(struct sw_heap *heap, struct sw_heap_timer **v, unsigned long size)
 {
-	heap->v = calloc(size, sizeof(*heap->v));
+	heap->v = v;
 	heap->nr = 0;
 	heap->size = size;
-	return heap->v ? 0 : -1;
 }
 
-void sw_heap_free(struct sw_heap *heap)
-{
-	free(heap->v);
-	heap->v = NULL;
-}
-
-/* Arm @timer, or move it if pending; the heap must have room for it */
-void sw_heap_modify(struct sw_heap *heap, struct sw_heap_timer *timer, unsigned long expires)
+/**
+ * sw_heap_modify - arm a timer, or move it if pending
+ * @heap:	the heap
+ * @timer:	the timer
+ * @expires:	the tick it is to run at
+ *
+ * Return: 0, or -ENOSPC if @timer is not pending and the heap is full
+ * (nothing done).
+ */
+int sw_heap_modify(struct sw_heap *heap, struct sw_heap_timer *timer, unsigned long expires)
 {
 	unsigned long old = timer->expires;
 
-	timer->expires = expires;
 	if (!timer->pos) {
+		if (heap->nr == heap->size)
+			return -ENOSPC;
+		timer->expires = expires;
 		heap->v[heap->nr] = timer;
 		sw_heap_up(heap, heap->nr++);
-	} else if ((long)(expires - old) < 0) {
-		sw_heap_up(heap, timer->pos - 1);
-	} else {
-		sw_heap_down(heap, timer->pos - 1);
+		return 0;
 	}
+	timer->expires = expires;
+	if ((long)(expires - old) < 0)
+		sw_heap_up(heap, timer->pos - 1);
+	else
+		sw_heap_down(heap, timer->pos - 1);
+	return 0;
 }
 
+/**
+ * sw_heap_cancel - take a timer out of the heap, by its handle
+ * @heap:	the heap
+ * @timer:	the timer
+ *
+ * Return: whether it was pending.
+ */
 bool sw_heap_cancel(struct sw_heap *heap, struct sw_heap_timer *timer)
 {
 	unsigned long i = timer->pos - 1;
@@ -101,15 +121,14 @@ bool sw_heap_cancel(struct sw_heap *heap, struct sw_heap_timer *timer)
 	return true;
 }
 
-bool sw_heap_next_expiry(const struct sw_heap *heap, unsigned long *next)
-{
-	if (!heap->nr)
-		return false;
-	*next = heap->v[0]->expires;
-	return true;
-}
-
-/* Take out the earliest timer if it is due at @now or before */
+/**
+ * sw_heap_pop_due - take out the first timer if it is due
+ * @heap:	the heap
+ * @now:	the current tick
+ *
+ * Return: the timer that runs first, no longer pending, if it runs at
+ * @now or before; else NULL.
+ */
 struct sw_heap_timer *sw_heap_pop_due(struct sw_heap *heap, unsigned long now)
 {
 	struct sw_heap_timer *t;
