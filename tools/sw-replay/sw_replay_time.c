@@ -30,6 +30,7 @@
 #include "sw_hz.h"
 #include "sw_wheel.h"
 #include "sw_heap.h"
+#include "sw_replay_exit.h"
 #include "sw_replay_time.h"
 #include "sw_replay_trace.h"
 
@@ -82,10 +83,8 @@ static void sw_replay_tick_sample_add(struct sw_replay_tick_samples *tc, unsigne
 		return;
 	}
 	c = sw_replay_grow(tc->c, &tc->size, tc->nr, sizeof(*tc->c), 4096);
-	if (!c) {
-		fprintf(stderr, "sw-replay: out of memory\n");
-		exit(2);
-	}
+	if (!c)
+		sw_replay_die("out of memory");
 	tc->c = c;
 	tc->c[tc->nr++] = (struct sw_replay_tick_sample){ .clk = clk, .ns = ns };
 }
@@ -116,15 +115,11 @@ static void sw_replay_time_wheel(const struct sw_replay_trace *t, const size_t *
 				 bool timed_ticks, struct sw_timing *out)
 {
 	struct sw_hz hz = *hz0;
-	struct sw_base *base = calloc(1, sizeof(*base));
+	struct sw_base *base = sw_replay_calloc(1, sizeof(*base));
 	struct sw_replay_tick_samples *tc = out->costs;
 	double t0, t1;
 	size_t i;
 
-	if (!base) {
-		fprintf(stderr, "sw-replay: out of memory\n");
-		exit(2);
-	}
 	sw_hz_rebase(&hz, t->evs[0].now);
 	sw_base_init(base, geo, sw_hz_clock(&hz, t->evs[0].now));
 	for (i = 0; i < nr_timers; i++)
@@ -164,16 +159,12 @@ static void sw_replay_time_heap(const struct sw_replay_trace *t, const size_t *t
 {
 	struct sw_hz hz = *hz0;
 	struct sw_replay_tick_samples *tc = out->costs;
-	struct sw_heap_timer **slots = calloc(nr_timers ? nr_timers : 1, sizeof(*slots));
+	struct sw_heap_timer **slots = sw_replay_calloc(nr_timers, sizeof(*slots));
 	struct sw_heap heap;
 	unsigned long clk;
 	double t0, t1;
 	size_t i;
 
-	if (!slots) {
-		fprintf(stderr, "sw-replay: out of memory\n");
-		exit(2);
-	}
 	sw_heap_init(&heap, slots, nr_timers);
 	memset(timers, 0, nr_timers * sizeof(*timers));
 	memset(out, 0, sizeof(*out));
@@ -220,17 +211,13 @@ static void sw_replay_time_one(const struct sw_replay_trace *t, const size_t *ti
 			       unsigned int rounds, struct sw_replay_tick_samples *tc,
 			       struct sw_timing *best)
 {
-	struct sw_timer *timers = calloc(nr_timers ? nr_timers : 1, sizeof(*timers));
-	struct sw_heap_timer *htimers = calloc(nr_timers ? nr_timers : 1, sizeof(*htimers));
+	struct sw_timer *timers = sw_replay_calloc(nr_timers, sizeof(*timers));
+	struct sw_heap_timer *htimers = sw_replay_calloc(nr_timers, sizeof(*htimers));
 	struct sw_geometry geo;
 	struct sw_timing m;
 	unsigned int r;
 	int pass;
 
-	if (!timers || !htimers) {
-		fprintf(stderr, "sw-replay: out of memory\n");
-		exit(2);
-	}
 	if (kind < SW_WHEEL_NR_KINDS)
 		sw_geometry_init(&geo, kind, hz->vhz);
 	memset(best, 0, sizeof(*best));
@@ -365,14 +352,10 @@ void sw_replay_tick_cost(const struct sw_replay_trace *t, const size_t *timer_of
 double sw_replay_time_geometry(const struct sw_replay_trace *t, const size_t *timer_of,
 			       size_t nr_timers, const struct sw_geometry *geo, unsigned int khz)
 {
-	struct sw_timer *timers = calloc(nr_timers ? nr_timers : 1, sizeof(*timers));
+	struct sw_timer *timers = sw_replay_calloc(nr_timers, sizeof(*timers));
 	struct sw_timing m = { 0 };
 	struct sw_hz hz;
 
-	if (!timers) {
-		fprintf(stderr, "sw-replay: out of memory\n");
-		exit(2);
-	}
 	sw_hz_init(&hz, khz, geo->hz);
 	sw_replay_time_wheel(t, timer_of, timers, nr_timers, geo, &hz, false, &m);
 	free(timers);
