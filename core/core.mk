@@ -7,6 +7,8 @@
 #
 #   wheel/	the wheels: seed, mainline, classic, HZ conversion
 #   mirror/	the mirror of the kernel's timer events, its differential,
+#		the CPUs' softirq model (sw_sirq, which the mirror calls and
+#		which never calls it) and its differential (sw_sirq_diff),
 #		the table per timer function, the report and its print sink,
 #		the merges of per-CPU event streams in the kernel's order
 #		(by timestamps and rules for the replay, by numbers for the
@@ -18,6 +20,6 @@
 sw_core_wheel := wheel/sw_wheel.c wheel/sw_classic.c
 sw_core_mirror := mirror/sw_mirror.c mirror/sw_diff.c mirror/sw_mirror_top.c \
 		  mirror/sw_mirror_report.c mirror/sw_print.c \
-		  mirror/sw_softirq.c mirror/sw_order.c mirror/sw_logmerge.c
+		  mirror/sw_sirq.c mirror/sw_sirq_diff.c mirror/sw_order.c mirror/sw_logmerge.c
 sw_core_bench := bench/sw_bench.c
 sw_core_dirs := wheel mirror bench

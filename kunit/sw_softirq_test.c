@@ -37,7 +37,7 @@ struct ss {
 	unsigned long		timers[SS_RECS];	/* their addresses are the identities */
 };
 
-static struct ss *ss_new(struct kunit *test, enum sw_mirror_bases bases, bool exact)
+static struct ss *ss_new(struct kunit *test, enum sw_sirq_bases bases, bool exact)
 {
 	struct ss *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 
@@ -175,7 +175,7 @@ static void sw_softirq_delete_leaves_it_stale(struct kunit *test)
 }
 
 /* Timers at +10 and +20, the first deleted: next_expiry left at +11 */
-static struct ss *ss_stale_first_on(struct kunit *test, enum sw_mirror_bases bases)
+static struct ss *ss_stale_first_on(struct kunit *test, enum sw_sirq_bases bases)
 {
 	struct ss *t = ss_new(test, bases, false);
 
@@ -224,7 +224,7 @@ static void sw_softirq_idle_entry_recomputes(struct kunit *test)
 static void sw_softirq_61_idle_may_keep_the_tick(struct kunit *test)
 {
 	static const struct {
-		enum sw_mirror_bases	bases;
+		enum sw_sirq_bases	bases;
 		unsigned long		exit;		/* the idle exit, 0: none */
 		unsigned long		by12[3];	/* softirqs, spurious, wakeups */
 		unsigned long		by30[3];
@@ -280,7 +280,7 @@ static void sw_softirq_deferrable_rides_along(struct kunit *test)
 static void sw_softirq_612_runs_only_the_due_base(struct kunit *test)
 {
 	static const struct {
-		enum sw_mirror_bases	bases;
+		enum sw_sirq_bases	bases;
 		unsigned long		softirqs, spurious;
 	} cases[] = {
 		{ SW_BASES_LOCAL_GLOBAL_DEF, 2, 1 },
