@@ -954,12 +954,24 @@ static const unsigned long *sw_mirror_sirq_clock(struct sw_mirror *m, unsigned l
 	return m->sirq_clock;
 }
 
-/* The ticks @cpu took up to jiffies @j, if the mirror models the CPUs */
-static void sw_mirror_sirq_catch_up(struct sw_mirror *m, unsigned int cpu, unsigned long j,
-				    bool own)
+/*
+ * The ticks taken before @ev by the CPUs whose bases it touches, if the
+ * mirror models the CPUs: its own CPU's, that of @r's timer (NULL: none),
+ * and a start's new one
+ */
+static void sw_mirror_sirq_catch_up(struct sw_mirror *m, const struct sw_mirror_event *ev,
+				    const struct sw_mirror_rec *r)
 {
-	if (sw_sirq_modelled(&m->sirq))
-		sw_sirq_catch_up(&m->sirq, cpu, j, sw_mirror_sirq_clock(m, j), own);
+	const unsigned long *clock;
+
+	if (!sw_sirq_modelled(&m->sirq))
+		return;
+	clock = sw_mirror_sirq_clock(m, ev->now);
+	sw_sirq_catch_up(&m->sirq, ev->cpu, ev->now, clock, true);
+	if (r)
+		sw_sirq_catch_up(&m->sirq, sw_ktimer_cpu(r->tflags), ev->now, clock, false);
+	if (ev->type == SW_EV_START)
+		sw_sirq_catch_up(&m->sirq, sw_ktimer_cpu(ev->tflags), ev->now, clock, false);
 }
 
 /* An event of the CPU itself, for the CPUs' model: its ticks first */
@@ -967,7 +979,7 @@ static void sw_mirror_cpu_event(struct sw_mirror *m, const struct sw_mirror_even
 {
 	struct sw_sirq *s = &m->sirq;
 
-	sw_mirror_sirq_catch_up(m, ev->cpu, ev->now, true);
+	sw_mirror_sirq_catch_up(m, ev, NULL);
 	switch (ev->type) {
 	case SW_EV_SOFTIRQ_ENTRY:
 		sw_sirq_softirq_entry(s, ev->cpu, ev->have & SW_EVF_EARLIEST ? ev->expires : ev->now,
@@ -1043,12 +1055,7 @@ enum sw_mirror_class sw_mirror_handle_event(struct sw_mirror *m, const struct sw
 	r = adjacent ? held : sw_mirror_lookup(m, ev->timer, ev->type == SW_EV_EXPIRE);
 
 	sw_mirror_catch_up(m, ev->now, false);
-	/* The ticks of the CPUs whose bases the event touches, before it */
-	sw_mirror_sirq_catch_up(m, ev->cpu, ev->now, true);
-	if (r)
-		sw_mirror_sirq_catch_up(m, sw_ktimer_cpu(r->tflags), ev->now, false);
-	if (ev->type == SW_EV_START)
-		sw_mirror_sirq_catch_up(m, sw_ktimer_cpu(ev->tflags), ev->now, false);
+	sw_mirror_sirq_catch_up(m, ev, r);
 	/*
 	 * The real base has run the tick of an expiry, and most likely of a
 	 * due cancel (which an expiry is): timers it places from now on are

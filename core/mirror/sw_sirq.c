@@ -146,9 +146,12 @@ void sw_sirq_set_budget(struct sw_sirq *s, unsigned long budget)
  */
 void sw_sirq_timer_init(struct sw_sirq_timer *tm, const struct sw_timer *ent)
 {
-	memset(tm, 0, sizeof(*tm));
 	INIT_LIST_HEAD(&tm->on_cpu);
 	tm->ent = ent;
+	tm->ktick = 0;
+	tm->tflags = 0;
+	tm->listed_cpu = 0;
+	tm->pending = false;
 }
 
 static struct sw_sirq_cpu *sw_sirq_cpu(const struct sw_sirq *s, unsigned int cpu)
