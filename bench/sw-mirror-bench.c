@@ -59,13 +59,15 @@ static double run(unsigned int hz, unsigned long delta, int expire)
 {
 	unsigned long j = 100000, i;
 	double t0, t1;
+	struct sw_mirror_config cfg = {
+		.khz = hz, .now = j, .slots = slots, .nr_slots = 1, .recs = recs, .nr_recs = NR,
+		.cpus = cpus, .nr_cpus = 1, .bases = SW_BASES_STD_DEF,
+	};
 
-	if (sw_mirror_init(&mirror, hz, j, slots, 1)) {
+	if (sw_mirror_setup(&mirror, &cfg)) {
 		fprintf(stderr, "sw-mirror-bench: no geometry at HZ=%u\n", hz);
 		exit(2);
 	}
-	sw_mirror_add_records(&mirror, recs, NR);
-	sw_mirror_set_cpus(&mirror, cpus, 1, SW_BASES_STD_DEF);
 	t0 = now_ns();
 	for (i = 0; i < NR; i++) {
 		unsigned long expires = j + delta + (i & 7);

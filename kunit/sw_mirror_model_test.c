@@ -584,6 +584,8 @@ static struct mm *mm_new(struct kunit *test, bool v612, unsigned int hz, unsigne
 			 u64 seed)
 {
 	struct mm *mm = kunit_kzalloc(test, sizeof(*mm), GFP_KERNEL);
+	struct sw_mirror_config cfg = { .khz = hz, .now = start, .nr_slots = MM_CPUS,
+					.nr_recs = MM_RECS };
 	unsigned int lvl;
 	int i;
 
@@ -605,8 +607,9 @@ static struct mm *mm_new(struct kunit *test, bool v612, unsigned int hz, unsigne
 		mm->truth.lat_max[lvl] = LONG_MIN;
 	}
 	prandom_seed_state(&mm->rnd, seed);
-	KUNIT_ASSERT_EQ(test, sw_mirror_init(mm->m, hz, start, mm->slots, MM_CPUS), 0);
-	sw_mirror_add_records(mm->m, mm->recs, MM_RECS);
+	cfg.slots = mm->slots;
+	cfg.recs = mm->recs;
+	KUNIT_ASSERT_EQ(test, sw_mirror_setup(mm->m, &cfg), 0);
 	return mm;
 }
 

@@ -37,16 +37,26 @@ struct ss {
 	unsigned long		timers[SS_RECS];	/* their addresses are the identities */
 };
 
+/* @t's mirror, its CPUs' model on the first @nr_cpus (none: off) */
+static void ss_setup(struct ss *t, unsigned int nr_cpus, enum sw_sirq_bases bases, bool exact)
+{
+	struct sw_mirror_config cfg = {
+		.khz = SS_HZ, .now = SS_T0, .slots = t->slots, .nr_slots = SS_CPUS,
+		.recs = t->recs, .nr_recs = SS_RECS,
+		.cpus = nr_cpus ? t->cpus : NULL, .nr_cpus = nr_cpus, .bases = bases,
+		.exact_next = exact,
+	};
+
+	KUNIT_ASSERT_EQ(t->test, sw_mirror_setup(&t->m, &cfg), 0);
+}
+
 static struct ss *ss_new(struct kunit *test, enum sw_sirq_bases bases, bool exact)
 {
 	struct ss *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
-	KUNIT_ASSERT_EQ(test, sw_mirror_init(&t->m, SS_HZ, SS_T0, t->slots, SS_CPUS), 0);
-	sw_mirror_add_records(&t->m, t->recs, SS_RECS);
-	sw_mirror_set_cpus(&t->m, t->cpus, SS_CPUS, bases);
-	sw_mirror_set_exact_next(&t->m, exact);
 	t->test = test;
+	ss_setup(t, SS_CPUS, bases, exact);
 	return t;
 }
 
@@ -527,11 +537,8 @@ static void sw_softirq_cpu_events_lose_no_timer(struct kunit *test)
 		struct ss *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 
 		KUNIT_ASSERT_NOT_NULL(test, t);
-		KUNIT_ASSERT_EQ(test, sw_mirror_init(&t->m, SS_HZ, SS_T0, t->slots, SS_CPUS), 0);
-		sw_mirror_add_records(&t->m, t->recs, SS_RECS);
-		if (modelled)
-			sw_mirror_set_cpus(&t->m, t->cpus, 1, SW_BASES_STD_DEF);
 		t->test = test;
+		ss_setup(t, modelled, SW_BASES_STD_DEF, false);
 		ss_start(t, 0, 0, 5, 0);
 		for (cpu = 0; cpu < 3; cpu++) {
 			for (i = 0; i < ARRAY_SIZE(types); i++) {

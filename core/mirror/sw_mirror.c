@@ -201,6 +201,44 @@ int sw_mirror_init_wheels(struct sw_mirror *m, unsigned int khz, unsigned long n
 }
 
 /**
+ * sw_mirror_setup - build a mirror, all of it, in one call
+ * @m:		the mirror
+ * @cfg:	what it is built of; see &struct sw_mirror_config
+ *
+ * The wheels (the defaults or the kernel's alone, then @cfg->geos), the
+ * records and their table, the budgets, the CPUs' model, in the order
+ * they depend on one another. The mirror is then ready for its first
+ * event.
+ *
+ * Return: 0; -EINVAL for a HZ the core has no geometry for, or a geometry
+ * sw_mirror_add_wheel() does not take; -ENOSPC for more wheels than
+ * %SW_MIRROR_MAX_WHEELS.
+ */
+int sw_mirror_setup(struct sw_mirror *m, const struct sw_mirror_config *cfg)
+{
+	unsigned int i;
+	int ret;
+
+	ret = sw_mirror_init_wheels(m, cfg->khz, cfg->now, cfg->slots, cfg->nr_slots,
+				    !cfg->kernel_wheel_only);
+	for (i = 0; !ret && i < cfg->nr_geos; i++)
+		ret = sw_mirror_add_wheel(m, &cfg->geos[i]);
+	if (ret)
+		return ret;
+	if (cfg->hash)
+		sw_mirror_set_hash(m, cfg->hash, cfg->hash_bits);
+	sw_mirror_add_records(m, cfg->recs, cfg->nr_recs);
+	if (cfg->budget)
+		sw_mirror_set_budget(m, cfg->budget);
+	if (cfg->cpus)
+		sw_mirror_set_cpus(m, cfg->cpus, cfg->nr_cpus, cfg->bases);
+	if (cfg->cpu_budget)
+		sw_mirror_set_cpu_budget(m, cfg->cpu_budget);
+	sw_mirror_set_exact_next(m, cfg->exact_next);
+	return 0;
+}
+
+/**
  * sw_mirror_nr_default_wheels - how many wheels sw_mirror_init() sets up
  * @khz:	the kernel's HZ
  *

@@ -447,6 +447,56 @@ struct sw_mirror_figures {
 	struct sw_mirror_wheel_figures	wheel[SW_MIRROR_MAX_WHEELS];
 };
 
+/**
+ * struct sw_mirror_config - all a mirror is built of, sw_mirror_setup()
+ * @khz:	the kernel's HZ (%SW_MIN_HZ to %SW_MAX_HZ; a kernel's is 100,
+ *		250, 300 or 1000)
+ * @now:	jiffies; the wheels' clocks start there
+ * @slots:	one per CPU, for the cancel each CPU's next event decides
+ * @nr_slots:	CPUs; events from others are classified without a slot
+ * @kernel_wheel_only: the kernel's wheel alone (mainline at @khz), not the
+ *		default wheels (sw_mirror_init_wheels())
+ * @geos:	wheels added after those, in order (sw_mirror_add_wheel())
+ * @nr_geos:	in @geos
+ * @recs:	the records (sw_mirror_add_records())
+ * @nr_recs:	in @recs
+ * @hash:	a table of records in use sized to them (sw_mirror_set_hash()),
+ *		or NULL for the mirror's own
+ * @hash_bits:	its size, sw_mirror_hash_bits() of @nr_recs or more
+ * @budget:	work each wheel may do per event (sw_mirror_set_budget()),
+ *		0 for %SW_MIRROR_BUDGET
+ * @cpus:	one per CPU for the CPUs' model (sw_mirror_set_cpus()), or
+ *		NULL for none
+ * @nr_cpus:	in @cpus
+ * @bases:	the kernel's bases per CPU
+ * @cpu_budget:	work the CPUs' model may do per event
+ *		(sw_mirror_set_cpu_budget()), 0 for %SW_SIRQ_BUDGET
+ * @exact_next:	the stale-next_expiry rule off (sw_mirror_set_exact_next())
+ *
+ * The caller keeps @slots, @recs, @hash and @cpus until it stops the
+ * mirror; @geos only for the call.
+ */
+struct sw_mirror_config {
+	unsigned int			khz;
+	unsigned long			now;
+	struct sw_mirror_rec		**slots;
+	unsigned int			nr_slots;
+	bool				kernel_wheel_only;
+	const struct sw_geometry	*geos;
+	unsigned int			nr_geos;
+	struct sw_mirror_rec		*recs;
+	unsigned int			nr_recs;
+	struct hlist_head		*hash;
+	unsigned int			hash_bits;
+	unsigned int			budget;
+	struct sw_sirq_cpu		*cpus;
+	unsigned int			nr_cpus;
+	enum sw_sirq_bases		bases;
+	unsigned long			cpu_budget;
+	bool				exact_next;
+};
+
+int sw_mirror_setup(struct sw_mirror *m, const struct sw_mirror_config *cfg);
 int sw_mirror_init(struct sw_mirror *m, unsigned int khz, unsigned long now,
 		   struct sw_mirror_rec **slots, unsigned int nr_slots);
 int sw_mirror_init_wheels(struct sw_mirror *m, unsigned int khz, unsigned long now,
