@@ -587,7 +587,7 @@ long sw_mirror_lat_bin_top(unsigned int bin)
 /*
  * The wheel @wh runs a timer at its tick @tick: count the tick busy, once.
  * The ring holds the ticks counted last by their value modulo its size;
- * sw_mirror_init() fills it with values no tick of their slot has.
+ * sw_mirror_build_wheel() fills it with values no tick of their slot has.
  */
 static void sw_mirror_busy(struct sw_mirror_wheel *wh, unsigned long tick)
 {
