@@ -602,6 +602,14 @@ static bool sw_sirq_idle_recalc(struct sw_sirq *s, struct sw_sirq_cpu *c)
 	return true;
 }
 
+/* An idle entry or exit of @cpu, counted: the CPU's model, or NULL */
+static struct sw_sirq_cpu *sw_sirq_idle_event(struct sw_sirq *s, unsigned int cpu)
+{
+	s->cpu_events++;
+	s->idle_events++;
+	return sw_sirq_cpu(s, cpu);
+}
+
 /**
  * sw_sirq_idle_enter - @cpu goes idle at jiffies @j, its ticks caught up
  * @s:		the model
@@ -614,10 +622,8 @@ static bool sw_sirq_idle_recalc(struct sw_sirq *s, struct sw_sirq_cpu *c)
  */
 void sw_sirq_idle_enter(struct sw_sirq *s, unsigned int cpu, unsigned long j)
 {
-	struct sw_sirq_cpu *c = sw_sirq_cpu(s, cpu);
+	struct sw_sirq_cpu *c = sw_sirq_idle_event(s, cpu);
 
-	s->cpu_events++;
-	s->idle_events++;
 	if (!c)
 		return;
 	c->idle = true;
@@ -638,10 +644,8 @@ void sw_sirq_idle_enter(struct sw_sirq *s, unsigned int cpu, unsigned long j)
  */
 void sw_sirq_idle_exit(struct sw_sirq *s, unsigned int cpu)
 {
-	struct sw_sirq_cpu *c = sw_sirq_cpu(s, cpu);
+	struct sw_sirq_cpu *c = sw_sirq_idle_event(s, cpu);
 
-	s->cpu_events++;
-	s->idle_events++;
 	if (!c)
 		return;
 	c->idle = false;
