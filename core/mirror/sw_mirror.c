@@ -1020,8 +1020,9 @@ static void sw_mirror_cpu_event(struct sw_mirror *m, const struct sw_mirror_even
 	sw_mirror_sirq_catch_up(m, ev, NULL);
 	switch (ev->type) {
 	case SW_EV_SOFTIRQ_ENTRY:
-		sw_sirq_softirq_entry(s, ev->cpu, ev->have & SW_EVF_EARLIEST ? ev->expires : ev->now,
-				      ev->now);
+		/* A trace's run: known only to lie between the events around it */
+		sw_sirq_softirq_entry(s, ev->cpu,
+				      ev->have & SW_EVF_EARLIEST ? ev->expires : ev->now, ev->now);
 		break;
 	case SW_EV_SOFTIRQ_EXIT:
 		sw_sirq_softirq_exit(s, ev->cpu);
