@@ -7,6 +7,8 @@
 #
 #   wheel/	the wheels: seed, mainline, classic, HZ conversion
 #   mirror/	the mirror of the kernel's timer events, its differential,
+#		the CPUs' softirq model (sw_sirq, which the mirror calls and
+#		which never calls it) and its differential (sw_sirq_diff),
 #		the table per timer function, the report and its print sink
 #   merge/	the merges of per-CPU event streams in the kernel's order,
 #		shared by the module and the replay: by timestamps and rules
@@ -20,7 +22,7 @@
 sw_core_wheel := wheel/sw_wheel.c wheel/sw_geometry.c wheel/sw_classic.c
 sw_core_mirror := mirror/sw_mirror.c mirror/sw_diff.c mirror/sw_mirror_top.c \
 		  mirror/sw_mirror_report.c mirror/sw_print.c \
-		  mirror/sw_softirq.c
+		  mirror/sw_sirq.c mirror/sw_sirq_diff.c
 sw_core_merge := merge/sw_order.c merge/sw_logmerge.c
 sw_core_heap := heap/sw_heap.c
 sw_core_bench := bench/sw_bench.c

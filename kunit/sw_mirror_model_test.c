@@ -579,12 +579,14 @@ static void mm_advance(struct mm *mm, unsigned long ticks)
 	}
 }
 
-static void mm_run(struct kunit *test, bool v612, unsigned int hz, unsigned long start, u64 seed)
+/* A kernel of @hz jiffies from @start, its timers' ops drawn from @seed, and its mirror */
+static struct mm *mm_new(struct kunit *test, bool v612, unsigned int hz, unsigned long start,
+			 u64 seed)
 {
 	struct mm *mm = kunit_kzalloc(test, sizeof(*mm), GFP_KERNEL);
-	const struct sw_mirror_wheel *kw;
-	const struct sw_diff_entry *e;
-	unsigned int op, lvl;
+	struct sw_mirror_config cfg = { .khz = hz, .now = start, .nr_slots = MM_CPUS,
+					.nr_recs = MM_RECS };
+	unsigned int lvl;
 	int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, mm);
@@ -605,8 +607,16 @@ static void mm_run(struct kunit *test, bool v612, unsigned int hz, unsigned long
 		mm->truth.lat_max[lvl] = LONG_MIN;
 	}
 	prandom_seed_state(&mm->rnd, seed);
-	KUNIT_ASSERT_EQ(test, sw_mirror_init(mm->m, hz, start, mm->slots, MM_CPUS), 0);
-	sw_mirror_add_records(mm->m, mm->recs, MM_RECS);
+	cfg.slots = mm->slots;
+	cfg.recs = mm->recs;
+	KUNIT_ASSERT_EQ(test, sw_mirror_setup(mm->m, &cfg), 0);
+	return mm;
+}
+
+/* The kernel's timers through %MM_OPS random ops, each event into the mirror */
+static void mm_ops(struct mm *mm)
+{
+	unsigned int op;
 
 	for (op = 0; op < MM_OPS; op++) {
 		u32 r = prandom_u32_state(&mm->rnd);
@@ -632,6 +642,17 @@ static void mm_run(struct kunit *test, bool v612, unsigned int hz, unsigned long
 		/* A timer armed in the past runs in this tick's softirq */
 		mm_run_timers(mm);
 	}
+}
+
+static void mm_run(struct kunit *test, bool v612, unsigned int hz, unsigned long start, u64 seed)
+{
+	struct mm *mm = mm_new(test, v612, hz, start, seed);
+	const struct sw_mirror_wheel *kw;
+	const struct sw_diff_entry *e;
+	unsigned int op, lvl;
+	int i;
+
+	mm_ops(mm);
 	/* Past the grace, so that every cancel is settled */
 	mm_advance(mm, mm->m->grace + 1);
 	sw_mirror_advance(mm->m, mm->jiffies);

@@ -33,10 +33,13 @@ static struct sw_mt *sw_mt_new(struct kunit *test, unsigned int khz, unsigned lo
 			       unsigned int nr_recs)
 {
 	struct sw_mt *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	struct sw_mirror_config cfg = { .khz = khz, .now = now, .nr_slots = SW_MT_CPUS,
+					.nr_recs = nr_recs };
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
-	KUNIT_ASSERT_EQ(test, sw_mirror_init(&t->m, khz, now, t->slots, SW_MT_CPUS), 0);
-	sw_mirror_add_records(&t->m, t->recs, nr_recs);
+	cfg.slots = t->slots;
+	cfg.recs = t->recs;
+	KUNIT_ASSERT_EQ(test, sw_mirror_setup(&t->m, &cfg), 0);
 	t->test = test;
 	return t;
 }
@@ -183,10 +186,12 @@ static void sw_mirror_rejects_unknown_hz(struct kunit *test)
 {
 	struct sw_mirror_rec *slots[1];
 	struct sw_mirror *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+	struct sw_mirror_config cfg = { .khz = SW_MAX_HZ + 1, .slots = slots, .nr_slots = 1 };
 
 	KUNIT_ASSERT_NOT_NULL(test, m);
-	KUNIT_EXPECT_EQ(test, sw_mirror_init(m, SW_MAX_HZ + 1, 0, slots, 1), -EINVAL);
-	KUNIT_EXPECT_EQ(test, sw_mirror_init(m, 0, 0, slots, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sw_mirror_setup(m, &cfg), -EINVAL);
+	cfg.khz = 0;
+	KUNIT_EXPECT_EQ(test, sw_mirror_setup(m, &cfg), -EINVAL);
 }
 
 /* A geometry from a spec, or the test fails */
@@ -198,6 +203,17 @@ static void sw_mt_geo(struct kunit *test, struct sw_geometry *geo, const char *s
 			    "%s: %s", spec, err);
 }
 
+/* @t's mirror at @khz with the kernel's wheel alone, and no records */
+static void sw_mt_kernel_wheel_only(struct sw_mt *t, unsigned int khz)
+{
+	struct sw_mirror_config cfg = {
+		.khz = khz, .now = SW_MT_J0, .slots = t->slots, .nr_slots = SW_MT_CPUS,
+		.kernel_wheel_only = true,
+	};
+
+	KUNIT_ASSERT_EQ(t->test, sw_mirror_setup(&t->m, &cfg), 0);
+}
+
 /* Without the defaults: the kernel's wheel alone, first, and room for 15 more */
 static void sw_mirror_kernel_wheel_alone(struct kunit *test)
 {
@@ -206,8 +222,8 @@ static void sw_mirror_kernel_wheel_alone(struct kunit *test)
 	unsigned int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
-	KUNIT_ASSERT_EQ(test, sw_mirror_init_wheels(&t->m, 300, SW_MT_J0, t->slots, SW_MT_CPUS,
-						    false), 0);
+	t->test = test;
+	sw_mt_kernel_wheel_only(t, 300);
 	KUNIT_EXPECT_EQ(test, sw_mirror_nr_wheels(&t->m), 1U);
 	KUNIT_EXPECT_EQ(test, t->m.kernel_wheel, 0U);
 	KUNIT_EXPECT_EQ(test, t->m.wheels[0].base.geo.kind, SW_WHEEL_MAINLINE);
@@ -375,8 +391,8 @@ static void sw_mirror_wheel_names(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	KUNIT_ASSERT_NOT_NULL(test, fig);
-	KUNIT_ASSERT_EQ(test, sw_mirror_init_wheels(&t->m, 250, SW_MT_J0, t->slots, SW_MT_CPUS,
-						    false), 0);
+	t->test = test;
+	sw_mt_kernel_wheel_only(t, 250);
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		sw_mt_geo(test, &geo, cases[i].spec);
 		KUNIT_EXPECT_EQ(test, sw_mirror_wheel_name(&geo, name, sizeof(name)),
@@ -419,9 +435,69 @@ static void sw_mirror_counts_late_over_a_tenth(struct kunit *test)
 	KUNIT_EXPECT_GT(test, late, 0U);
 }
 
+/*
+ * sw_mirror_setup() builds the mirror the setters build one by one: the
+ * same figures after the same traffic, with every part of the config
+ * used; more wheels than the mirror runs are -ENOSPC
+ */
+static void sw_mirror_setup_is_the_setters(struct kunit *test)
+{
+	struct sw_mt *t[2] = { kunit_kzalloc(test, sizeof(*t[0]), GFP_KERNEL),
+			       kunit_kzalloc(test, sizeof(*t[1]), GFP_KERNEL) };
+	struct sw_mirror_figures *fig[2] = { kunit_kzalloc(test, sizeof(*fig[0]), GFP_KERNEL),
+					     kunit_kzalloc(test, sizeof(*fig[1]), GFP_KERNEL) };
+	struct sw_mirror_cpu *cpus = kunit_kcalloc(test, 2 * SW_MT_CPUS, sizeof(*cpus),
+						   GFP_KERNEL);
+	unsigned int bits = sw_mirror_hash_bits(SW_MT_RECS) + 1, i;
+	struct hlist_head *hash = kunit_kcalloc(test, 2UL << bits, sizeof(*hash), GFP_KERNEL);
+	struct sw_geometry geos[SW_MIRROR_MAX_WHEELS];
+	struct sw_mirror_config cfg = {
+		.khz = 250, .now = SW_MT_J0, .nr_slots = SW_MT_CPUS, .kernel_wheel_only = true,
+		.geos = geos, .nr_geos = 2, .nr_recs = SW_MT_RECS, .hash_bits = bits,
+		.budget = 3, .nr_cpus = SW_MT_CPUS, .bases = SW_BASES_LOCAL_GLOBAL_DEF,
+		.cpu_budget = 100, .exact_next = true,
+	};
+
+	KUNIT_ASSERT_TRUE(test, t[0] && t[1] && fig[0] && fig[1] && cpus && hash);
+	for (i = 0; i < ARRAY_SIZE(geos); i++)
+		sw_mt_geo(test, &geos[i], i % 2 ? "seed,hz=100" : "classic,hz=1000");
+	t[0]->test = test;
+	t[1]->test = test;
+	cfg.slots = t[0]->slots;
+	cfg.recs = t[0]->recs;
+	cfg.hash = hash;
+	cfg.cpus = cpus;
+	KUNIT_ASSERT_EQ(test, sw_mirror_setup(&t[0]->m, &cfg), 0);
+	KUNIT_ASSERT_EQ(test, sw_mirror_init_wheels(&t[1]->m, 250, SW_MT_J0, t[1]->slots,
+						    SW_MT_CPUS, false), 0);
+	for (i = 0; i < 2; i++)
+		KUNIT_ASSERT_EQ(test, sw_mirror_add_wheel(&t[1]->m, &geos[i]), 0);
+	sw_mirror_add_records(&t[1]->m, t[1]->recs, SW_MT_RECS);
+	sw_mirror_set_hash(&t[1]->m, hash + (1UL << bits), bits);
+	sw_mirror_set_budget(&t[1]->m, 3);
+	sw_mirror_set_cpus(&t[1]->m, cpus + SW_MT_CPUS, SW_MT_CPUS, SW_BASES_LOCAL_GLOBAL_DEF);
+	sw_mirror_set_cpu_budget(&t[1]->m, 100);
+	sw_mirror_set_exact_next(&t[1]->m, true);
+	for (i = 0; i < 2; i++) {
+		sw_mt_traffic(t[i]);
+		KUNIT_EXPECT_TRUE(test, sw_mirror_consistent(&t[i]->m));
+		sw_mirror_read_figures(&t[i]->m, fig[i]);
+		/* The mismatches kept name each mirror's own timers */
+		memset(fig[i]->diff.kept, 0, sizeof(fig[i]->diff.kept));
+	}
+	KUNIT_EXPECT_EQ(test, fig[0]->wheels, 3UL);
+	KUNIT_EXPECT_GT(test, fig[0]->softirq_predicted, 0UL);
+	KUNIT_EXPECT_EQ(test, memcmp(fig[0], fig[1], sizeof(*fig[0])), 0);
+
+	cfg.kernel_wheel_only = false;
+	cfg.nr_geos = SW_MIRROR_MAX_WHEELS - sw_mirror_nr_default_wheels(250) + 1;
+	KUNIT_EXPECT_EQ(test, sw_mirror_setup(&t[0]->m, &cfg), -ENOSPC);
+}
+
 SW_TEST_SUITE(sw_mirror_setup_suite, "shadow_wheel_mirror_setup",
 	      KUNIT_CASE(sw_mirror_runs_every_kind_at_four_hz),
 	      KUNIT_CASE(sw_mirror_rejects_unknown_hz),
+	      KUNIT_CASE(sw_mirror_setup_is_the_setters),
 	      KUNIT_CASE(sw_mirror_kernel_wheel_alone),
 	      KUNIT_CASE(sw_mirror_added_wheel_runs_as_a_default_one),
 	      KUNIT_CASE(sw_mirror_add_wheel_errors_change_nothing),

@@ -325,10 +325,13 @@ static struct sw_tt_run *sw_tt_known_run(struct kunit *test)
 	struct sw_mirror_head head = {
 		.running = 1, .records = 8, .elapsed_ms = 2000, .caught_up = 1,
 	};
+	struct sw_mirror_config cfg = { .khz = 250, .now = 1000, .nr_slots = 2,
+					.nr_recs = ARRAY_SIZE(r->recs) };
 
 	KUNIT_ASSERT_NOT_NULL(test, r);
-	KUNIT_ASSERT_EQ(test, sw_mirror_init(&r->m, 250, 1000, r->slots, 2), 0);
-	sw_mirror_add_records(&r->m, r->recs, ARRAY_SIZE(r->recs));
+	cfg.slots = r->slots;
+	cfg.recs = r->recs;
+	KUNIT_ASSERT_EQ(test, sw_mirror_setup(&r->m, &cfg), 0);
 	sw_mirror_top_init(&r->top);
 	sw_tt_event(r, SW_EV_START, 0, 1, 1000, 1001);
 	sw_tt_event(r, SW_EV_START, 1, 2, 1000, 1100);

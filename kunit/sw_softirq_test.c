@@ -37,16 +37,26 @@ struct ss {
 	unsigned long		timers[SS_RECS];	/* their addresses are the identities */
 };
 
-static struct ss *ss_new(struct kunit *test, enum sw_mirror_bases bases, bool exact)
+/* @t's mirror, its CPUs' model on the first @nr_cpus (none: off) */
+static void ss_setup(struct ss *t, unsigned int nr_cpus, enum sw_sirq_bases bases, bool exact)
+{
+	struct sw_mirror_config cfg = {
+		.khz = SS_HZ, .now = SS_T0, .slots = t->slots, .nr_slots = SS_CPUS,
+		.recs = t->recs, .nr_recs = SS_RECS,
+		.cpus = nr_cpus ? t->cpus : NULL, .nr_cpus = nr_cpus, .bases = bases,
+		.exact_next = exact,
+	};
+
+	KUNIT_ASSERT_EQ(t->test, sw_mirror_setup(&t->m, &cfg), 0);
+}
+
+static struct ss *ss_new(struct kunit *test, enum sw_sirq_bases bases, bool exact)
 {
 	struct ss *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
-	KUNIT_ASSERT_EQ(test, sw_mirror_init(&t->m, SS_HZ, SS_T0, t->slots, SS_CPUS), 0);
-	sw_mirror_add_records(&t->m, t->recs, SS_RECS);
-	sw_mirror_set_cpus(&t->m, t->cpus, SS_CPUS, bases);
-	sw_mirror_set_exact_next(&t->m, exact);
 	t->test = test;
+	ss_setup(t, SS_CPUS, bases, exact);
 	return t;
 }
 
@@ -175,7 +185,7 @@ static void sw_softirq_delete_leaves_it_stale(struct kunit *test)
 }
 
 /* Timers at +10 and +20, the first deleted: next_expiry left at +11 */
-static struct ss *ss_stale_first_on(struct kunit *test, enum sw_mirror_bases bases)
+static struct ss *ss_stale_first_on(struct kunit *test, enum sw_sirq_bases bases)
 {
 	struct ss *t = ss_new(test, bases, false);
 
@@ -224,7 +234,7 @@ static void sw_softirq_idle_entry_recomputes(struct kunit *test)
 static void sw_softirq_61_idle_may_keep_the_tick(struct kunit *test)
 {
 	static const struct {
-		enum sw_mirror_bases	bases;
+		enum sw_sirq_bases	bases;
 		unsigned long		exit;		/* the idle exit, 0: none */
 		unsigned long		by12[3];	/* softirqs, spurious, wakeups */
 		unsigned long		by30[3];
@@ -280,7 +290,7 @@ static void sw_softirq_deferrable_rides_along(struct kunit *test)
 static void sw_softirq_612_runs_only_the_due_base(struct kunit *test)
 {
 	static const struct {
-		enum sw_mirror_bases	bases;
+		enum sw_sirq_bases	bases;
 		unsigned long		softirqs, spurious;
 	} cases[] = {
 		{ SW_BASES_LOCAL_GLOBAL_DEF, 2, 1 },
@@ -527,11 +537,8 @@ static void sw_softirq_cpu_events_lose_no_timer(struct kunit *test)
 		struct ss *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 
 		KUNIT_ASSERT_NOT_NULL(test, t);
-		KUNIT_ASSERT_EQ(test, sw_mirror_init(&t->m, SS_HZ, SS_T0, t->slots, SS_CPUS), 0);
-		sw_mirror_add_records(&t->m, t->recs, SS_RECS);
-		if (modelled)
-			sw_mirror_set_cpus(&t->m, t->cpus, 1, SW_BASES_STD_DEF);
 		t->test = test;
+		ss_setup(t, modelled, SW_BASES_STD_DEF, false);
 		ss_start(t, 0, 0, 5, 0);
 		for (cpu = 0; cpu < 3; cpu++) {
 			for (i = 0; i < ARRAY_SIZE(types); i++) {

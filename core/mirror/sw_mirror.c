@@ -82,6 +82,7 @@
  * seen = cancelled + expired + pending + dropped.
  */
 
+#include <linux/build_bug.h>
 #include <linux/errno.h>
 #include <linux/hash.h>
 #include <linux/kernel.h>
@@ -89,7 +90,9 @@
 #include <linux/string.h>
 
 #include "sw_mirror.h"
-#include "sw_softirq.h"
+
+/* Every wheel of a mirror is one the CPUs' model can follow */
+static_assert(SW_MIRROR_MAX_WHEELS <= SW_SIRQ_MAX_WHEELS);
 
 static const unsigned int sw_mirror_vhz[SW_MIRROR_NR_HZ - 1] = { 100, 250, 1000 };
 
@@ -133,6 +136,8 @@ static void sw_mirror_build_wheel(struct sw_mirror *m, const struct sw_geometry 
 	/* Slot j holds ticks equal to j modulo its size: j + 1 is none */
 	for (j = 0; j < SW_MIRROR_BUSY_RING; j++)
 		w->busy[j] = j + 1;
+	sw_sirq_set_wheels(&m->sirq, m->nr_wheels, m->kernel_wheel);
+	m->sirq_clock_set = false;
 }
 
 /**
@@ -171,7 +176,7 @@ int sw_mirror_init_wheels(struct sw_mirror *m, unsigned int khz, unsigned long n
 	m->caught_j = now;
 	sw_mirror_set_hash(m, m->own_hash, SW_MIRROR_HASH_BITS);
 	sw_mirror_set_budget(m, SW_MIRROR_BUDGET);
-	sw_mirror_set_cpu_budget(m, SW_SIRQ_BUDGET);
+	sw_sirq_init(&m->sirq);
 	hz[nr_hz++] = khz;
 	for (i = 0; defaults && i < ARRAY_SIZE(sw_mirror_vhz); i++) {
 		if (sw_mirror_vhz[i] != khz)
@@ -192,6 +197,44 @@ int sw_mirror_init_wheels(struct sw_mirror *m, unsigned int khz, unsigned long n
 	m->nr_slots = nr_slots;
 	for (i = 0; i < nr_slots; i++)
 		slots[i] = NULL;
+	return 0;
+}
+
+/**
+ * sw_mirror_setup - build a mirror, all of it, in one call
+ * @m:		the mirror
+ * @cfg:	what it is built of; see &struct sw_mirror_config
+ *
+ * The wheels (the defaults or the kernel's alone, then @cfg->geos), the
+ * records and their table, the budgets, the CPUs' model, in the order
+ * they depend on one another. The mirror is then ready for its first
+ * event.
+ *
+ * Return: 0; -EINVAL for a HZ the core has no geometry for, or a geometry
+ * sw_mirror_add_wheel() does not take; -ENOSPC for more wheels than
+ * %SW_MIRROR_MAX_WHEELS.
+ */
+int sw_mirror_setup(struct sw_mirror *m, const struct sw_mirror_config *cfg)
+{
+	unsigned int i;
+	int ret;
+
+	ret = sw_mirror_init_wheels(m, cfg->khz, cfg->now, cfg->slots, cfg->nr_slots,
+				    !cfg->kernel_wheel_only);
+	for (i = 0; !ret && i < cfg->nr_geos; i++)
+		ret = sw_mirror_add_wheel(m, &cfg->geos[i]);
+	if (ret)
+		return ret;
+	if (cfg->hash)
+		sw_mirror_set_hash(m, cfg->hash, cfg->hash_bits);
+	sw_mirror_add_records(m, cfg->recs, cfg->nr_recs);
+	if (cfg->budget)
+		sw_mirror_set_budget(m, cfg->budget);
+	if (cfg->cpus)
+		sw_mirror_set_cpus(m, cfg->cpus, cfg->nr_cpus, cfg->bases);
+	if (cfg->cpu_budget)
+		sw_mirror_set_cpu_budget(m, cfg->cpu_budget);
+	sw_mirror_set_exact_next(m, cfg->exact_next);
 	return 0;
 }
 
@@ -297,6 +340,39 @@ int sw_mirror_wheel_name(const struct sw_geometry *geo, char *buf, size_t size)
 void sw_mirror_set_budget(struct sw_mirror *m, unsigned int budget)
 {
 	m->budget = budget;
+}
+
+/**
+ * sw_mirror_set_cpus - model the CPUs' timer bases and softirqs
+ * @m:		the mirror, before its first event
+ * @cpus:	one per CPU; the caller keeps them until it stops the mirror
+ * @nr_cpus:	CPUs; timers on others' bases and their events are left out
+ * @bases:	the kernel's bases per CPU: 6.1's or 6.12's
+ */
+void sw_mirror_set_cpus(struct sw_mirror *m, struct sw_sirq_cpu *cpus, unsigned int nr_cpus,
+			enum sw_sirq_bases bases)
+{
+	sw_sirq_set_cpus(&m->sirq, cpus, nr_cpus, bases);
+}
+
+/**
+ * sw_mirror_set_exact_next - turn the stale-next_expiry rule off, or on
+ * @m:		the mirror
+ * @exact:	see sw_sirq_set_exact_next()
+ */
+void sw_mirror_set_exact_next(struct sw_mirror *m, bool exact)
+{
+	sw_sirq_set_exact_next(&m->sirq, exact);
+}
+
+/**
+ * sw_mirror_set_cpu_budget - how much work the CPUs' model may do per event
+ * @m:		the mirror
+ * @budget:	see sw_sirq_set_budget()
+ */
+void sw_mirror_set_cpu_budget(struct sw_mirror *m, unsigned long budget)
+{
+	sw_sirq_set_budget(&m->sirq, budget);
 }
 
 /**
@@ -430,7 +506,7 @@ static struct sw_mirror_rec *sw_mirror_alloc(struct sw_mirror *m, const void *ti
 	hlist_del_init(&r->hash);
 	memset(r, 0, sizeof(*r));
 	INIT_LIST_HEAD(&r->detached);
-	INIT_LIST_HEAD(&r->on_cpu);
+	sw_sirq_timer_init(&r->sirq, r->ent);
 	r->timer = timer;
 	r->tflags = tflags;
 	r->state = SW_REC_PENDING;
@@ -465,7 +541,7 @@ static void sw_mirror_release(struct sw_mirror *m, struct sw_mirror_rec *r)
 {
 	sw_mirror_undetach(m, r);
 	sw_mirror_unplace(m, r);
-	sw_sirq_release(m, r);
+	sw_sirq_release(&m->sirq, &r->sirq);
 	hlist_del_init(&r->hash);
 	r->state = SW_REC_FREE;
 	hlist_add_head(&r->hash, &m->free);
@@ -511,7 +587,7 @@ long sw_mirror_lat_bin_top(unsigned int bin)
 /*
  * The wheel @wh runs a timer at its tick @tick: count the tick busy, once.
  * The ring holds the ticks counted last by their value modulo its size;
- * sw_mirror_init() fills it with values no tick of their slot has.
+ * sw_mirror_build_wheel() fills it with values no tick of their slot has.
  */
 static void sw_mirror_busy(struct sw_mirror_wheel *wh, unsigned long tick)
 {
@@ -672,7 +748,7 @@ static void sw_mirror_place(struct sw_mirror *m, struct sw_mirror_rec *r,
 	has_ktick = sw_diff_kernel_tick(&kw->base.geo, &k, ev->expires, m->now, &r->ktick);
 	if (!has_ktick)
 		r->ktick = kent->bucket_expiry;
-	sw_sirq_enqueue(m, r);
+	sw_sirq_enqueue(&m->sirq, &r->sirq, r->tflags, r->ktick);
 	if (out) {
 		out->placed = true;
 		out->kernel = k;
@@ -721,7 +797,7 @@ static void sw_mirror_expired(struct sw_mirror *m, struct sw_mirror_rec *r,
 	if (sw_ktimer_cpu(r->tflags) != ev->cpu)
 		m->counts.expired_remote++;
 	m->counts.expired++;
-	sw_sirq_expired(m, r);
+	sw_sirq_expired(&m->sirq, &r->sirq);
 	sw_mirror_release(m, r);
 }
 
@@ -874,7 +950,7 @@ static enum sw_mirror_class sw_mirror_handle_cancel(struct sw_mirror *m, struct 
 	list_add_tail(&r->detached, &m->detached);
 	if (ev->cpu < m->nr_slots)
 		m->slots[ev->cpu] = r;
-	sw_sirq_delete(m, r);
+	sw_sirq_delete(&m->sirq, &r->sirq);
 	return SW_MC_CANCEL;
 }
 
@@ -885,7 +961,7 @@ static enum sw_mirror_class sw_mirror_handle_expire(struct sw_mirror *m, struct 
 {
 	bool rearmed;
 
-	sw_sirq_expiry(m, ev, r);
+	sw_sirq_expiry(&m->sirq, ev->cpu, ev->baseclk, r ? &r->sirq : NULL);
 	if (!r)
 		return SW_MC_UNTRACKED;
 	if (r->state != SW_REC_PENDING) {
@@ -897,6 +973,67 @@ static enum sw_mirror_class sw_mirror_handle_expire(struct sw_mirror *m, struct 
 	/* No cancel before it: an event was lost */
 	sw_mirror_expired(m, r, ev, out);
 	return SW_MC_ANOMALY;
+}
+
+/*
+ * Each wheel's tick at jiffy @j, for the CPUs' model: the events of a
+ * jiffy come together, and the last jiffy's are kept
+ */
+static const unsigned long *sw_mirror_sirq_clock(struct sw_mirror *m, unsigned long j)
+{
+	unsigned int w;
+
+	if (!m->sirq_clock_set || j != m->sirq_clock_j) {
+		for (w = 0; w < m->nr_wheels; w++)
+			m->sirq_clock[w] = sw_mirror_clock(&m->wheels[w], j);
+		m->sirq_clock_j = j;
+		m->sirq_clock_set = true;
+	}
+	return m->sirq_clock;
+}
+
+/*
+ * The ticks taken before @ev by the CPUs whose bases it touches, if the
+ * mirror models the CPUs: its own CPU's, that of @r's timer (NULL: none),
+ * and a start's new one
+ */
+static void sw_mirror_sirq_catch_up(struct sw_mirror *m, const struct sw_mirror_event *ev,
+				    const struct sw_mirror_rec *r)
+{
+	const unsigned long *clock;
+
+	if (!sw_sirq_modelled(&m->sirq))
+		return;
+	clock = sw_mirror_sirq_clock(m, ev->now);
+	sw_sirq_catch_up(&m->sirq, ev->cpu, ev->now, clock, true);
+	if (r)
+		sw_sirq_catch_up(&m->sirq, sw_ktimer_cpu(r->tflags), ev->now, clock, false);
+	if (ev->type == SW_EV_START)
+		sw_sirq_catch_up(&m->sirq, sw_ktimer_cpu(ev->tflags), ev->now, clock, false);
+}
+
+/* An event of the CPU itself, for the CPUs' model: its ticks first */
+static void sw_mirror_cpu_event(struct sw_mirror *m, const struct sw_mirror_event *ev)
+{
+	struct sw_sirq *s = &m->sirq;
+
+	sw_mirror_sirq_catch_up(m, ev, NULL);
+	switch (ev->type) {
+	case SW_EV_SOFTIRQ_ENTRY:
+		/* A trace's run: known only to lie between the events around it */
+		sw_sirq_softirq_entry(s, ev->cpu,
+				      ev->have & SW_EVF_EARLIEST ? ev->expires : ev->now, ev->now);
+		break;
+	case SW_EV_SOFTIRQ_EXIT:
+		sw_sirq_softirq_exit(s, ev->cpu);
+		break;
+	case SW_EV_IDLE_ENTER:
+		sw_sirq_idle_enter(s, ev->cpu, ev->now);
+		break;
+	default:
+		sw_sirq_idle_exit(s, ev->cpu);
+		break;
+	}
 }
 
 /**
@@ -911,7 +1048,7 @@ static enum sw_mirror_class sw_mirror_handle_expire(struct sw_mirror *m, struct 
  * jiffies order (6.1's timer_expire_entry runs without the base's lock).
  * The events of a CPU itself (SW_EV_SOFTIRQ_*, SW_EV_IDLE_*) have no
  * timer: they are SW_MC_CPU, and change only the CPUs' model
- * (sw_softirq.c), if there is one (sw_mirror_set_cpus()); like any event
+ * (sw_sirq.c), if there is one (sw_mirror_set_cpus()); like any event
  * of the CPU, they settle a cancel it held.
  *
  * Return: what the event was, see the table at the top of this file.
@@ -933,7 +1070,7 @@ enum sw_mirror_class sw_mirror_handle_event(struct sw_mirror *m, const struct sw
 	m->started = true;
 	sw_mirror_set_now(m, ev->now);
 	sw_mirror_settle_cancels(m);
-	m->cpu_work = 0;
+	sw_sirq_begin_event(&m->sirq);
 
 	/* The CPU's previous event was a cancel: this one may explain it */
 	if (ev->cpu < m->nr_slots) {
@@ -944,8 +1081,7 @@ enum sw_mirror_class sw_mirror_handle_event(struct sw_mirror *m, const struct sw
 		if (held)
 			sw_mirror_settle_held(m, held);
 		sw_mirror_catch_up(m, ev->now, false);
-		sw_sirq_catch_up(m, ev->cpu, ev->now, true);
-		sw_sirq_cpu_event(m, ev);
+		sw_mirror_cpu_event(m, ev);
 		class = SW_MC_CPU;
 		goto done;
 	}
@@ -958,12 +1094,7 @@ enum sw_mirror_class sw_mirror_handle_event(struct sw_mirror *m, const struct sw
 	r = adjacent ? held : sw_mirror_lookup(m, ev->timer, ev->type == SW_EV_EXPIRE);
 
 	sw_mirror_catch_up(m, ev->now, false);
-	/* The ticks of the CPUs whose bases the event touches, before it */
-	sw_sirq_catch_up(m, ev->cpu, ev->now, true);
-	if (r)
-		sw_sirq_catch_up(m, sw_ktimer_cpu(r->tflags), ev->now, false);
-	if (ev->type == SW_EV_START)
-		sw_sirq_catch_up(m, sw_ktimer_cpu(ev->tflags), ev->now, false);
+	sw_mirror_sirq_catch_up(m, ev, r);
 	/*
 	 * The real base has run the tick of an expiry, and most likely of a
 	 * due cancel (which an expiry is): timers it places from now on are
@@ -1011,8 +1142,9 @@ bool sw_mirror_advance(struct sw_mirror *m, unsigned long now)
 	sw_mirror_set_now(m, now);
 	sw_mirror_settle_cancels(m);
 	caught_up = sw_mirror_catch_up(m, m->now, false);
-	m->cpu_work = 0;
-	sw_sirq_catch_up_all(m, m->now);
+	sw_sirq_begin_event(&m->sirq);
+	if (sw_sirq_modelled(&m->sirq))
+		sw_sirq_catch_up_all(&m->sirq, m->now, sw_mirror_sirq_clock(m, m->now));
 	return caught_up;
 }
 
@@ -1024,7 +1156,8 @@ bool sw_mirror_advance(struct sw_mirror *m, unsigned long now)
  */
 void sw_mirror_read_figures(const struct sw_mirror *m, struct sw_mirror_figures *fig)
 {
-	unsigned int w, lvl, c, v;
+	struct sw_sirq_figures sf;
+	unsigned int w, lvl;
 
 	memset(fig, 0, sizeof(*fig));
 	fig->hz = m->khz;
@@ -1032,21 +1165,16 @@ void sw_mirror_read_figures(const struct sw_mirror *m, struct sw_mirror_figures 
 	fig->consistent = sw_mirror_consistent(m);
 	fig->counts = m->counts;
 	fig->diff = m->diff;
-	fig->cpu_events = m->cpu_events;
-	fig->idle_events = m->idle_events;
-	fig->cpus_modelled = m->nr_cpus;
-	for (c = 0; c < m->nr_cpus; c++) {
-		struct sw_sirq_cpu_figures cf;
-
-		sw_mirror_read_cpu(m, c, &cf);
-		fig->softirq_recorded += cf.recorded;
-		fig->softirq_recorded_spurious += cf.recorded_spurious;
-		fig->softirq_spurious_paired += cf.spurious_paired;
-		fig->softirq_predicted += cf.predicted;
-		fig->softirq_model_resets += cf.resets;
-		for (v = 0; v < SW_SIRQ_NR_VERDICTS; v++)
-			fig->softirq[v] += cf.verdict[v];
-	}
+	sw_sirq_read(&m->sirq, &sf);
+	fig->cpu_events = sf.cpu_events;
+	fig->idle_events = sf.idle_events;
+	fig->cpus_modelled = sf.cpus_modelled;
+	fig->softirq_recorded = sf.recorded;
+	fig->softirq_recorded_spurious = sf.recorded_spurious;
+	fig->softirq_spurious_paired = sf.spurious_paired;
+	fig->softirq_predicted = sf.predicted;
+	fig->softirq_model_resets = sf.resets;
+	memcpy(fig->softirq, sf.verdict, sizeof(fig->softirq));
 	for (w = 0; w < m->nr_wheels; w++) {
 		const struct sw_mirror_wheel *wh = &m->wheels[w];
 		struct sw_mirror_wheel_figures *wf = &fig->wheel[w];
@@ -1059,7 +1187,9 @@ void sw_mirror_read_figures(const struct sw_mirror *m, struct sw_mirror_figures 
 			wf->gran[lvl] = sw_lvl_expiry_gran(&wh->base.geo, lvl);
 		memcpy(wf->lat, wh->lat, sizeof(wf->lat));
 		wf->counts = wh->counts;
-		sw_sirq_read_wheel(m, w, &wf->softirqs, &wf->spurious_softirqs, &wf->idle_wakeups);
+		wf->softirqs = sf.softirqs[w];
+		wf->spurious_softirqs = sf.spurious[w];
+		wf->idle_wakeups = sf.wakeups[w];
 	}
 }
 
@@ -1069,8 +1199,9 @@ void sw_mirror_read_figures(const struct sw_mirror *m, struct sw_mirror_figures 
  *
  * seen = cancelled + expired + pending + dropped; pending is the number
  * of records in use; each wheel holds the timer of every record in use
- * but those its clock ran; the cancels held are records detached; each
- * CPU modelled counts the records on its timer list.
+ * but those its clock ran; the cancels held are records detached; the
+ * CPUs' model lists records in use only, each under the CPU that counts
+ * it (sw_sirq_consistent()).
  * Walks every record in use: for a read, not for every event.
  *
  * Return: true if they hold.
@@ -1079,7 +1210,7 @@ bool sw_mirror_consistent(const struct sw_mirror *m)
 {
 	const struct sw_mirror_rec *r;
 	const struct sw_mirror_counts *n = &m->counts;
-	unsigned long in_use = 0, detached = 0;
+	unsigned long in_use = 0, detached = 0, listed = 0;
 	unsigned int i;
 
 	if (n->seen != n->cancelled + n->expired + n->pending + n->dropped)
@@ -1090,6 +1221,7 @@ bool sw_mirror_consistent(const struct sw_mirror *m)
 			if (r->state == SW_REC_FREE)
 				return false;
 			detached += r->state != SW_REC_PENDING;
+			listed += sw_sirq_listed(&r->sirq);
 		}
 	}
 	if (in_use != m->counts.pending)
@@ -1109,17 +1241,17 @@ bool sw_mirror_consistent(const struct sw_mirror *m)
 		if (m->wheels[i].base.nr_pending + m->wheels[i].ran_pending != m->counts.pending)
 			return false;
 	}
-	/* A CPU's count of its timers is what its walks are charged */
-	for (i = 0; i < m->nr_cpus; i++) {
-		unsigned long n = 0;
+	return sw_sirq_consistent(&m->sirq, listed);
+}
 
-		list_for_each_entry(r, &m->cpus[i].timers, on_cpu) {
-			if (r->state == SW_REC_FREE || r->listed_cpu != i)
-				return false;
-			n++;
-		}
-		if (n != m->cpus[i].nr_timers)
-			return false;
-	}
-	return true;
+/**
+ * sw_mirror_read_cpu - one CPU's softirq differential, copied out
+ * @m:		the mirror
+ * @cpu:	the CPU
+ * @fig:	gets it; all zero if the CPU is not modelled
+ */
+void sw_mirror_read_cpu(const struct sw_mirror *m, unsigned int cpu,
+			struct sw_sirq_cpu_figures *fig)
+{
+	sw_sirq_read_cpu(&m->sirq, cpu, fig);
 }

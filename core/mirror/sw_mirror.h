@@ -13,6 +13,7 @@
 
 #include "sw_diff.h"
 #include "sw_hz.h"
+#include "sw_sirq.h"
 #include "sw_wheel.h"
 
 /* The default wheels: the kernel's HZ and the three virtual ones, each for the three kinds */
@@ -131,9 +132,8 @@ enum sw_mirror_state {
  * @reason:	the differential's reason at its last placement
  * @due:	its bucket was due when it was cancelled
  * @cancel_cpu:	the CPU its cancel came from
- * @listed_cpu:	the CPU whose timer list @on_cpu is on, when on one
- * @on_cpu:	on the timer list of its base's CPU (&sw_mirror_cpu.timers),
- *		when the mirror models the CPUs (sw_mirror_set_cpus())
+ * @sirq:	its part in the CPUs' model, when the mirror models them
+ *		(sw_mirror_set_cpus())
  * @lvl:	the level each wheel placed it at
  * @ent:	its timer in each wheel
  */
@@ -150,195 +150,13 @@ struct sw_mirror_rec {
 	u8			reason;
 	bool			due;
 	unsigned int		cancel_cpu;
-	unsigned int		listed_cpu;
-	struct list_head	on_cpu;
+	struct sw_sirq_timer	sirq;
 	u8			lvl[SW_MIRROR_MAX_WHEELS];
 	struct sw_timer		ent[SW_MIRROR_MAX_WHEELS];
 };
 
-/*
- * The timer bases a CPU keeps, whose next_expiry raise its timer softirq
- * (kernel/time/timer.c): 6.1 has BASE_STD and BASE_DEF; 6.12 splits the
- * first into BASE_LOCAL (pinned) and BASE_GLOBAL. Index 0 is BASE_STD or
- * BASE_LOCAL, 1 BASE_GLOBAL (6.12 only), 2 BASE_DEF.
- */
-enum sw_mirror_bases {
-	SW_BASES_STD_DEF,		/* 6.1 */
-	SW_BASES_LOCAL_GLOBAL_DEF,	/* 6.12 */
-};
-
-#define SW_SIRQ_NR_BASES	3
-#define SW_SIRQ_BASE_GLOBAL	1
-#define SW_SIRQ_BASE_DEF	2
-
-/* Expired timers a wheel has yet to run, per CPU: see &sw_sirq_wheel.ghost */
-#define SW_SIRQ_GHOSTS		16
-
-/* Recorded softirqs the differential waits on before it calls a prediction missed */
-#define SW_SIRQ_WINDOW		4
-
-/*
- * Work the CPUs' model may do for one event, in visits of a timer by a
- * wheel (a recompute of a base visits each of the CPU's timers): the
- * live mirror runs it with interrupts off, see sw_mirror_set_cpu_budget()
- */
-#define SW_SIRQ_BUDGET		8192
-
-/**
- * struct sw_sirq_wheel - one CPU's timer softirq as one wheel would raise it
- * @next:	per base, its next_expiry in the wheel's ticks, as the
- *		kernel keeps it: lowered by an enqueue, left by a delete,
- *		recomputed by a run of the base and by idle entry
- * @stale:	per base (bit), next_expiry_recalc: a delete may have left
- *		@next below the first pending timer's tick
- * @none:	per base (bit), no timer pending: @next means nothing
- * @tick:	the last of the CPU's ticks looked at, in the wheel's ticks
- * @ran:	the tick of its last timer softirq
- * @softirqs:	timer softirqs raised
- * @spurious:	of those, the ones that ran no timer
- * @wakeups:	idle wakeups: ticks an idle CPU took for its next
- *		non-deferrable expiry
- * @ghost:	ticks of timers the kernel expired before this wheel's tick
- *		for them came (a coarser HZ runs a timer later): the wheel
- *		still runs them there; the earliest are forgotten first
- * @ghost_base:	the base of each
- * @nr_ghosts:	in @ghost
- */
-struct sw_sirq_wheel {
-	unsigned long	next[SW_SIRQ_NR_BASES];
-	u8		stale;
-	u8		none;
-	unsigned long	tick;
-	unsigned long	ran;
-	unsigned long	softirqs;
-	unsigned long	spurious;
-	unsigned long	wakeups;
-	unsigned long	ghost[SW_SIRQ_GHOSTS];
-	u8		ghost_base[SW_SIRQ_GHOSTS];
-	u8		nr_ghosts;
-};
-
-/* The differential's verdicts on a CPU's softirqs, see sw_softirq.c */
-#define SW_SIRQ_VERDICTS SW_LIST(						\
-	SW_EM(SW_SIRQ_AGREE, "agree")		/* raised at the tick predicted */ \
-	SW_EM(SW_SIRQ_LATE, "late")		/* ran ticks after its raise */	\
-	SW_EM(SW_SIRQ_COALESCED, "coalesced")	/* raised again before it ran */ \
-	SW_EM(SW_SIRQ_HISTORY, "history")	/* ran a timer from before the trace */ \
-	SW_EM(SW_SIRQ_TMIGR, "tmigr")		/* 6.12: global timers taken over */ \
-	SW_EM(SW_SIRQ_IDLE_TICK, "idle_tick")	/* the tick kept running in idle */ \
-	SW_EM(SW_SIRQ_RERUN, "rerun")		/* raised again while a run was on */ \
-	SW_EM(SW_SIRQ_UNMODELLED, "unmodelled")	/* its CPU's model was over budget */ \
-	SW_EM(SW_SIRQ_UNPREDICTED, "unpredicted") /* recorded, unexplained */	\
-	SW_EM_LAST(SW_SIRQ_MISSED, "missed")	/* predicted, unexplained */)
-
-#define SW_EM(sym, name)	sym,
-#define SW_EM_LAST(sym, name)	sym,
-
-enum sw_sirq_verdict {
-	SW_SIRQ_VERDICTS
-	SW_SIRQ_NR_VERDICTS,
-};
-
-#undef SW_EM
-#undef SW_EM_LAST
-
-/* sw_sirq_pred::why */
-#define SW_SIRQ_WHY_IDLE	0x1U	/* the CPU was idle: a wakeup */
-#define SW_SIRQ_WHY_GLOBAL	0x2U	/* only BASE_GLOBAL was due (6.12) */
-
-/**
- * struct sw_sirq_pred - a predicted timer softirq not yet matched
- * @tick:	jiffies of its raise
- * @why:	SW_SIRQ_WHY_*
- */
-struct sw_sirq_pred {
-	unsigned long	tick;
-	unsigned int	why;
-};
-
-/**
- * struct sw_sirq_diff - the softirq differential of one CPU
- * @recorded:	softirq_entry events of TIMER_SOFTIRQ
- * @recorded_spurious: of those, the ones whose run had no expire_entry
- * @spurious_paired: of those, the ones paired with a predicted raise
- *		(agree or late): the stale next_expiry the model kept
- * @predicted:	softirqs the kernel wheel's model raised
- * @verdict:	per &enum sw_sirq_verdict
- * @pred:	predictions not yet matched, oldest first
- * @nr_pred:	in @pred
- * @in_run:	between a softirq_entry and its exit
- * @run_matched: that run matched a prediction
- * @run_expiries: expire_entry events in it
- * @run_history: of those, of timers the mirror has no record of
- * @run_remote:	of those, of timers on another CPU's base
- * @run_idle:	the CPU was idle, as modelled, when it began
- * @run_unmodelled: the CPU's model was reset when it began (over budget)
- * @run_rerun:	it began at the jiffies its CPU's previous run began at or
- *		before: if it runs no timer, TIMER_SOFTIRQ was raised
- *		again while that run was pending or running
- * @last_j:	jiffies of the CPU's previous run (the latest it can have
- *		come at), if @have_last
- * @have_last:	a run came before
- * @run_old:	predictions too old for the run when it began, held at the
- *		front of @pred for its first expire_entry: if that ran a
- *		timer due by then (baseclk), the run is theirs, raised by a
- *		tick that came late; else they were missed
- */
-struct sw_sirq_diff {
-	unsigned long		recorded;
-	unsigned long		recorded_spurious;
-	unsigned long		spurious_paired;
-	unsigned long		predicted;
-	unsigned long		verdict[SW_SIRQ_NR_VERDICTS];
-	struct sw_sirq_pred	pred[SW_SIRQ_WINDOW];
-	unsigned int		nr_pred;
-	bool			in_run;
-	bool			run_matched;
-	unsigned int		run_expiries;
-	unsigned int		run_history;
-	unsigned int		run_remote;
-	bool			run_idle;
-	bool			run_unmodelled;
-	bool			run_rerun;
-	bool			have_last;
-	unsigned long		last_j;
-	unsigned int		run_old;
-};
-
-/**
- * struct sw_mirror_cpu - what the mirror models of one CPU: its timer
- *	bases' next_expiry per wheel, its idleness, its softirqs
- * @timers:	the records of the timers on its bases (&sw_mirror_rec.on_cpu)
- * @nr_timers:	on @timers: a walk of them is charged to the event's budget
- *		whole, before it starts
- * @seen:	an event on it came: its ticks are followed from then on;
- *		cleared when its model ran out of an event's budget, and
- *		set again by the next own event whose recompute fits in one
- * @idle:	it is idle (IDLE_ENTER seen, IDLE_EXIT not yet)
- * @caught_j:	while @seen, the jiffy its ticks were last caught up to:
- *		every wheel's tick is there or beyond
- * @idle_unsure: 6.1: idle since @idle_at, its tick perhaps kept and its
- *		bases not recomputed (sw_softirq.c)
- * @idle_at:	jiffies of that idle entry
- * @resets:	times its model ran out of an event's budget
- * @diff:	the softirq differential (the kernel wheel's model against
- *		its recorded softirqs)
- * @wheel:	per wheel, its bases and softirqs
- *
- * The caller supplies one per CPU, sw_mirror_set_cpus().
- */
-struct sw_mirror_cpu {
-	struct list_head	timers;
-	unsigned long		nr_timers;
-	bool			seen;
-	bool			idle;
-	unsigned long		caught_j;
-	bool			idle_unsure;
-	unsigned long		idle_at;
-	unsigned long		resets;
-	struct sw_sirq_diff	diff;
-	struct sw_sirq_wheel	wheel[SW_MIRROR_MAX_WHEELS];
-};
+/* The CPUs' model's name for its per-CPU storage until the module and the replay use its own */
+#define sw_mirror_cpu sw_sirq_cpu
 
 /**
  * struct sw_mirror_lateness - lateness of the expired timers placed at one level
@@ -514,17 +332,12 @@ struct sw_mirror_outcome {
  *		of which counts.cancelled, counts.expired, counts.pending
  *		(records in use) and counts.dropped (no record was free)
  * @diff:	the differential
- * @cpus:	per CPU, its bases and softirqs (sw_mirror_set_cpus()), or NULL
- * @nr_cpus:	CPUs in @cpus
- * @bases:	the kernel's bases per CPU: which rules @cpus follow
- * @cpu_budget:	work the CPUs' model may do per event (%SW_SIRQ_BUDGET)
- * @cpu_work:	work it did for the event in hand
- * @exact_next:	the stale-next_expiry rule off: a delete recomputes the
- *		base's next_expiry (a model the kernel does not follow, for
- *		the test that the differential tells them apart)
+ * @sirq:	the CPUs' model: their bases and softirqs per wheel
+ *		(sw_mirror_set_cpus()), and the softirq differential
+ * @sirq_clock:	each wheel's tick at jiffy @sirq_clock_j, for the model
+ * @sirq_clock_j: the jiffy of @sirq_clock, if @sirq_clock_set
+ * @sirq_clock_set: @sirq_clock holds the ticks of every wheel
  * @caught_j:	the jiffy every wheel was last caught up to, whole
- * @cpu_events:	events of the CPUs themselves (SW_MC_CPU)
- * @idle_events: of those, idle entries and exits
  */
 struct sw_mirror {
 	unsigned int		khz;
@@ -544,15 +357,11 @@ struct sw_mirror {
 	unsigned int		nr_slots;
 	struct sw_mirror_counts	counts;
 	struct sw_diff		diff;
-	struct sw_mirror_cpu	*cpus;
-	unsigned int		nr_cpus;
-	enum sw_mirror_bases	bases;
-	unsigned long		cpu_budget;
-	unsigned long		cpu_work;
-	bool			exact_next;
+	struct sw_sirq		sirq;
+	unsigned long		sirq_clock[SW_MIRROR_MAX_WHEELS];
+	unsigned long		sirq_clock_j;
+	bool			sirq_clock_set;
 	unsigned long		caught_j;
-	unsigned long		cpu_events;
-	unsigned long		idle_events;
 };
 
 #define SW_MIRROR_BUDGET	256
@@ -605,6 +414,56 @@ struct sw_mirror_figures {
 	struct sw_mirror_wheel_figures	wheel[SW_MIRROR_MAX_WHEELS];
 };
 
+/**
+ * struct sw_mirror_config - all a mirror is built of, sw_mirror_setup()
+ * @khz:	the kernel's HZ (%SW_MIN_HZ to %SW_MAX_HZ; a kernel's is 100,
+ *		250, 300 or 1000)
+ * @now:	jiffies; the wheels' clocks start there
+ * @slots:	one per CPU, for the cancel each CPU's next event decides
+ * @nr_slots:	CPUs; events from others are classified without a slot
+ * @kernel_wheel_only: the kernel's wheel alone (mainline at @khz), not the
+ *		default wheels (sw_mirror_init_wheels())
+ * @geos:	wheels added after those, in order (sw_mirror_add_wheel())
+ * @nr_geos:	in @geos
+ * @recs:	the records (sw_mirror_add_records())
+ * @nr_recs:	in @recs
+ * @hash:	a table of records in use sized to them (sw_mirror_set_hash()),
+ *		or NULL for the mirror's own
+ * @hash_bits:	its size, sw_mirror_hash_bits() of @nr_recs or more
+ * @budget:	work each wheel may do per event (sw_mirror_set_budget()),
+ *		0 for %SW_MIRROR_BUDGET
+ * @cpus:	one per CPU for the CPUs' model (sw_mirror_set_cpus()), or
+ *		NULL for none
+ * @nr_cpus:	in @cpus
+ * @bases:	the kernel's bases per CPU
+ * @cpu_budget:	work the CPUs' model may do per event
+ *		(sw_mirror_set_cpu_budget()), 0 for %SW_SIRQ_BUDGET
+ * @exact_next:	the stale-next_expiry rule off (sw_mirror_set_exact_next())
+ *
+ * The caller keeps @slots, @recs, @hash and @cpus until it stops the
+ * mirror; @geos only for the call.
+ */
+struct sw_mirror_config {
+	unsigned int			khz;
+	unsigned long			now;
+	struct sw_mirror_rec		**slots;
+	unsigned int			nr_slots;
+	bool				kernel_wheel_only;
+	const struct sw_geometry	*geos;
+	unsigned int			nr_geos;
+	struct sw_mirror_rec		*recs;
+	unsigned int			nr_recs;
+	struct hlist_head		*hash;
+	unsigned int			hash_bits;
+	unsigned int			budget;
+	struct sw_sirq_cpu		*cpus;
+	unsigned int			nr_cpus;
+	enum sw_sirq_bases		bases;
+	unsigned long			cpu_budget;
+	bool				exact_next;
+};
+
+int sw_mirror_setup(struct sw_mirror *m, const struct sw_mirror_config *cfg);
 int sw_mirror_init(struct sw_mirror *m, unsigned int khz, unsigned long now,
 		   struct sw_mirror_rec **slots, unsigned int nr_slots);
 int sw_mirror_init_wheels(struct sw_mirror *m, unsigned int khz, unsigned long now,
@@ -616,8 +475,8 @@ void sw_mirror_add_records(struct sw_mirror *m, struct sw_mirror_rec *recs, unsi
 void sw_mirror_set_hash(struct sw_mirror *m, struct hlist_head *table, unsigned int bits);
 unsigned int sw_mirror_hash_bits(unsigned long nr_records);
 void sw_mirror_set_budget(struct sw_mirror *m, unsigned int budget);
-void sw_mirror_set_cpus(struct sw_mirror *m, struct sw_mirror_cpu *cpus, unsigned int nr_cpus,
-			enum sw_mirror_bases bases);
+void sw_mirror_set_cpus(struct sw_mirror *m, struct sw_sirq_cpu *cpus, unsigned int nr_cpus,
+			enum sw_sirq_bases bases);
 void sw_mirror_set_exact_next(struct sw_mirror *m, bool exact);
 void sw_mirror_set_cpu_budget(struct sw_mirror *m, unsigned long budget);
 unsigned int sw_mirror_nr_wheels(const struct sw_mirror *m);
@@ -627,34 +486,6 @@ bool sw_mirror_advance(struct sw_mirror *m, unsigned long now);
 void sw_mirror_read_figures(const struct sw_mirror *m, struct sw_mirror_figures *fig);
 bool sw_mirror_consistent(const struct sw_mirror *m);
 const char *sw_mirror_class_name(enum sw_mirror_class class);
-const char *sw_sirq_verdict_name(enum sw_sirq_verdict v);
-
-/**
- * struct sw_sirq_cpu_figures - one CPU's softirq differential, copied out
- * @modelled:	the CPU is in the mirror's per-CPU storage
- * @seen:	an event on it came
- * @idle:	it is idle now, as modelled
- * @recorded:	its recorded timer softirqs
- * @recorded_spurious: of those, with no expire_entry
- * @spurious_paired: of those, paired with a predicted raise
- * @predicted:	the kernel wheel's model's
- * @pending:	of those, not yet matched nor given up on (the last few)
- * @timers:	the records on its bases, pending or cancelled and undecided
- * @verdict:	per &enum sw_sirq_verdict
- */
-struct sw_sirq_cpu_figures {
-	bool		modelled;
-	bool		seen;
-	bool		idle;
-	unsigned long	recorded;
-	unsigned long	recorded_spurious;
-	unsigned long	spurious_paired;
-	unsigned long	predicted;
-	unsigned long	pending;
-	unsigned long	timers;
-	unsigned long	resets;
-	unsigned long	verdict[SW_SIRQ_NR_VERDICTS];
-};
 
 void sw_mirror_read_cpu(const struct sw_mirror *m, unsigned int cpu,
 			struct sw_sirq_cpu_figures *fig);
