@@ -28,7 +28,7 @@
 static struct sw_mirror mirror;
 static struct sw_mirror_rec recs[NR];
 static struct sw_mirror_rec *slots[1];
-static struct sw_mirror_cpu cpus[1];
+static struct sw_sirq_cpu cpus[1];
 static unsigned long timers[NR];
 
 static double now_ns(void)

@@ -284,7 +284,7 @@ static void sw_mirror_added_wheel_runs_as_a_default_one(struct kunit *test)
 {
 	static const char * const specs[] = { "mainline,hz=1000", "seed,hz=100", "classic,hz=250" };
 	struct sw_mt *t = sw_mt_new(test, 250, SW_MT_J0, SW_MT_RECS);
-	struct sw_mirror_cpu *cpus = kunit_kcalloc(test, SW_MT_CPUS, sizeof(*cpus), GFP_KERNEL);
+	struct sw_sirq_cpu *cpus = kunit_kcalloc(test, SW_MT_CPUS, sizeof(*cpus), GFP_KERNEL);
 	struct sw_mirror_figures *fig = kunit_kzalloc(test, sizeof(*fig), GFP_KERNEL);
 	unsigned int nr = sw_mirror_nr_wheels(&t->m), i, w;
 	struct sw_geometry geo;
@@ -446,7 +446,7 @@ static void sw_mirror_setup_is_the_setters(struct kunit *test)
 			       kunit_kzalloc(test, sizeof(*t[1]), GFP_KERNEL) };
 	struct sw_mirror_figures *fig[2] = { kunit_kzalloc(test, sizeof(*fig[0]), GFP_KERNEL),
 					     kunit_kzalloc(test, sizeof(*fig[1]), GFP_KERNEL) };
-	struct sw_mirror_cpu *cpus = kunit_kcalloc(test, 2 * SW_MT_CPUS, sizeof(*cpus),
+	struct sw_sirq_cpu *cpus = kunit_kcalloc(test, 2 * SW_MT_CPUS, sizeof(*cpus),
 						   GFP_KERNEL);
 	unsigned int bits = sw_mirror_hash_bits(SW_MT_RECS) + 1, i;
 	struct hlist_head *hash = kunit_kcalloc(test, 2UL << bits, sizeof(*hash), GFP_KERNEL);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit suite shadow_wheel_softirq: the CPUs' timer softirqs as the mirror
- * models them (core/mirror/sw_softirq.c), against the rules of
+ * models them (core/mirror/sw_sirq.c), against the rules of
  * kernel/time/timer.c for a base's next_expiry: an enqueue lowers it, a
  * delete leaves it stale, a run recomputes the bases that were due, idle
  * entry recomputes the non-deferrable ones (6.1: BASE_STD; 6.12:
@@ -33,7 +33,7 @@ struct ss {
 	struct sw_mirror	m;
 	struct sw_mirror_rec	recs[SS_RECS];
 	struct sw_mirror_rec	*slots[SS_CPUS];
-	struct sw_mirror_cpu	cpus[SS_CPUS];
+	struct sw_sirq_cpu	cpus[SS_CPUS];
 	unsigned long		timers[SS_RECS];	/* their addresses are the identities */
 };
 

@@ -76,7 +76,7 @@ static void name(void *data, struct timer_list *timer, unsigned long expires,	\
 
 /*
  * The kernel's timer bases, as the mirror models them per CPU (an enum
- * sw_mirror_bases): 6.9 split the standard base into a local and a global
+ * sw_sirq_bases): 6.9 split the standard base into a local and a global
  * one, and added the timer_base_idle tracepoint with them
  */
 #ifdef SW_HAVE_TIMER_BASE_IDLE

@@ -143,9 +143,16 @@ int sw_live_start_records(unsigned long nr_records, bool with_own)
 	struct sw_live *live = &sw_live_mirror, fresh = {}, old;
 	unsigned long log_entries = sw_live_config_log();
 	unsigned int hash_bits = sw_mirror_hash_bits(nr_records);
-	const struct sw_geometry *geos;
+	struct sw_mirror_config cfg = {
+		.khz = HZ,
+		.now = jiffies,
+		.nr_slots = nr_cpu_ids,
+		.nr_recs = nr_records,
+		.hash_bits = hash_bits,
+		.nr_cpus = nr_cpu_ids,
+		.bases = SW_KERNEL_TIMER_BASES,
+	};
 	struct task_struct *drainer;
-	unsigned int i, nr_geos;
 	int ret;
 
 	ret = sw_live_check(nr_records, log_entries);
@@ -159,15 +166,14 @@ int sw_live_start_records(unsigned long nr_records, bool with_own)
 	ret = sw_live_alloc(&fresh, nr_records, hash_bits, log_entries);
 	if (ret)
 		goto fail;
-	geos = sw_live_config_wheels(&nr_geos);
-	ret = sw_mirror_init(fresh.m, HZ, jiffies, fresh.slots, nr_cpu_ids);
-	for (i = 0; !ret && i < nr_geos; i++)
-		ret = sw_mirror_add_wheel(fresh.m, &geos[i]);
+	cfg.geos = sw_live_config_wheels(&cfg.nr_geos);
+	cfg.slots = fresh.slots;
+	cfg.recs = fresh.recs;
+	cfg.hash = fresh.hash;
+	cfg.cpus = fresh.cpus;
+	ret = sw_mirror_setup(fresh.m, &cfg);
 	if (ret)
 		goto fail;
-	sw_mirror_add_records(fresh.m, fresh.recs, nr_records);
-	sw_mirror_set_hash(fresh.m, fresh.hash, hash_bits);
-	sw_mirror_set_cpus(fresh.m, fresh.cpus, nr_cpu_ids, SW_KERNEL_TIMER_BASES);
 	fresh.nr_recs = nr_records;
 	fresh.with_own = with_own;
 	fresh.started = jiffies;

@@ -83,7 +83,7 @@ struct sw_live {
 	struct sw_mirror_rec	*recs;
 	struct hlist_head	*hash;
 	struct sw_mirror_rec	**slots;
-	struct sw_mirror_cpu	*cpus;
+	struct sw_sirq_cpu	*cpus;
 	struct sw_mirror_top	*top;
 	unsigned int		nr_recs;
 	unsigned long		started;

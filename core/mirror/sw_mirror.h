@@ -155,9 +155,6 @@ struct sw_mirror_rec {
 	struct sw_timer		ent[SW_MIRROR_MAX_WHEELS];
 };
 
-/* The CPUs' model's name for its per-CPU storage until the module and the replay use its own */
-#define sw_mirror_cpu sw_sirq_cpu
-
 /**
  * struct sw_mirror_lateness - lateness of the expired timers placed at one level
  * @count:	timers

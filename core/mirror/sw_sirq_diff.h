@@ -107,35 +107,25 @@ struct sw_sirq_diff {
  * @modelled:	the CPU is in the model's per-CPU storage
  * @followed:	the model follows its ticks (an own event came, and its
  *		model has not run out of an event's budget since)
- * @seen:	the old name of @followed
  * @idle:	it is idle now, as modelled
  * @recorded:	its recorded timer softirqs
  * @recorded_spurious: of those, with no expire_entry
  * @spurious_paired: of those, paired with a predicted raise
  * @predicted:	the kernel wheel's model's
  * @unmatched:	of those, not yet matched nor given up on (the last few)
- * @pending:	the old name of @unmatched
  * @timers:	the records on its bases, pending or cancelled and undecided
  * @resets:	times its model ran out of an event's budget
  * @verdict:	per &enum sw_sirq_verdict
- *
- * @seen and @pending stay until sw-replay reads the new names.
  */
 struct sw_sirq_cpu_figures {
 	bool		modelled;
-	union {
-		bool	followed;
-		bool	seen;
-	};
+	bool		followed;
 	bool		idle;
 	unsigned long	recorded;
 	unsigned long	recorded_spurious;
 	unsigned long	spurious_paired;
 	unsigned long	predicted;
-	union {
-		unsigned long	unmatched;
-		unsigned long	pending;
-	};
+	unsigned long	unmatched;
 	unsigned long	timers;
 	unsigned long	resets;
 	unsigned long	verdict[SW_SIRQ_NR_VERDICTS];

@@ -27,7 +27,7 @@
  * at the end of the trace; so do a CPU's own events (its timer softirq,
  * its idle; an idle entry or exit, those of the event before it). Each
  * CPU's timer softirqs are predicted from its bases' next_expiry
- * (core/mirror/sw_softirq.c) and, where the trace
+ * (core/mirror/sw_sirq.c) and, where the trace
  * recorded them, compared with the recorded ones; where it did not, the
  * replay says so. --exact-next turns the model's stale-next_expiry rule
  * off, a model the differential must reject.

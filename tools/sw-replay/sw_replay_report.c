@@ -70,11 +70,11 @@ static void sw_replay_softirq_cpus(struct sw_replay *rp, const struct sw_mirror_
 		struct sw_sirq_cpu_figures f;
 
 		sw_mirror_read_cpu(rp->m, cpu, &f);
-		if (!f.seen)
+		if (!f.followed)
 			continue;
 		printf("softirq_cpu %u recorded %lu recorded_spurious %lu", cpu, f.recorded,
 		       f.recorded_spurious);
-		printf(" predicted %lu pending %lu", f.predicted, f.pending);
+		printf(" predicted %lu pending %lu", f.predicted, f.unmatched);
 		for (v = 0; v < SW_SIRQ_NR_VERDICTS; v++)
 			printf(" %s %lu", sw_sirq_verdict_name(v), f.verdict[v]);
 		printf("\n");

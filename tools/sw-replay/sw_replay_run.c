@@ -7,6 +7,7 @@
  * evidence (sw_replay_evidence.c). The modes (sw-replay.c, the report,
  * --check, --sweep) run it and read what it left; it calls none of them.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -293,12 +294,57 @@ static void sw_derive_now(struct sw_replay *rp)
 }
 
 /*
+ * @rp's mirror over @nr_cpus CPUs: every timer has a record, no wheel is
+ * ever left behind, and timer_start with bucket_expiry (6.8 on) is taken
+ * for 6.12's bases
+ */
+static void sw_replay_setup_mirror(struct sw_replay *rp, unsigned int nr_cpus)
+{
+	unsigned int hash_bits = sw_mirror_hash_bits(rp->in.timers.nr), base;
+	struct sw_mirror_config cfg = {
+		.khz = rp->in.hz,
+		.now = rp->in.first_now,
+		.nr_slots = nr_cpus,
+		.kernel_wheel_only = rp->kernel_only,
+		.geos = rp->geos,
+		.nr_geos = rp->nr_geos,
+		.nr_recs = rp->in.timers.nr,
+		.hash_bits = hash_bits,
+		.budget = UINT_MAX,
+		.nr_cpus = nr_cpus,
+		.bases = rp->v612 ? SW_BASES_LOCAL_GLOBAL_DEF : SW_BASES_STD_DEF,
+		.cpu_budget = ULONG_MAX,
+		.exact_next = rp->in.exact_next,
+	};
+	int ret;
+
+	rp->m = sw_replay_calloc(1, sizeof(*rp->m));
+	rp->slots = sw_replay_calloc(nr_cpus, sizeof(*rp->slots));
+	rp->recs = sw_replay_calloc(rp->in.timers.nr, sizeof(*rp->recs));
+	rp->hash = sw_replay_calloc(1UL << hash_bits, sizeof(*rp->hash));
+	rp->cpus = sw_replay_calloc(nr_cpus, sizeof(*rp->cpus));
+	rp->nr_cpus = nr_cpus;
+	cfg.slots = rp->slots;
+	cfg.recs = rp->recs;
+	cfg.hash = rp->hash;
+	cfg.cpus = rp->cpus;
+	ret = sw_mirror_setup(rp->m, &cfg);
+	base = rp->kernel_only ? 1 : sw_mirror_nr_default_wheels(rp->in.hz);
+	if (ret == -ENOSPC)
+		sw_replay_die("%u wheels: the mirror runs at most %u, %u by default; %s",
+			      base + rp->nr_geos, SW_MIRROR_MAX_WHEELS, base,
+			      "more with --sweep");
+	if (ret)
+		sw_replay_die("no wheel geometry at HZ %u", rp->in.hz);
+}
+
+/*
  * The mirror of @rp's wheels, its records and CPUs, and the replay's own
  * state beside it, for the events read and ordered
  */
 void sw_replay_setup(struct sw_replay *rp)
 {
-	unsigned int nr_cpus = 0, g, hash_bits;
+	unsigned int nr_cpus;
 	size_t i;
 
 	nr_cpus = rp->in.t.nr_cpus;
@@ -307,34 +353,9 @@ void sw_replay_setup(struct sw_replay *rp)
 			nr_cpus = rp->in.t.evs[i].cpu + 1U;
 		rp->v612 |= rp->in.t.evs[i].have & SW_RE_BUCKET;
 	}
-	rp->m = sw_replay_calloc(1, sizeof(*rp->m));
-	rp->slots = sw_replay_calloc(nr_cpus, sizeof(*rp->slots));
-	rp->recs = sw_replay_calloc(rp->in.timers.nr, sizeof(*rp->recs));
 	rp->top = sw_replay_calloc(1, sizeof(*rp->top));
 	rp->fn_of = sw_replay_calloc(rp->in.timers.nr, sizeof(*rp->fn_of));
-	if (sw_mirror_init_wheels(rp->m, rp->in.hz, rp->in.first_now, rp->slots, nr_cpus,
-				  !rp->kernel_only))
-		sw_replay_die("no wheel geometry at HZ %u", rp->in.hz);
-	for (g = 0; g < rp->nr_geos; g++) {
-		if (sw_mirror_add_wheel(rp->m, &rp->geos[g]))
-			sw_replay_die("%u wheels: the mirror runs at most %u, %u by default; %s",
-				      sw_mirror_nr_wheels(rp->m) + rp->nr_geos - g,
-				      SW_MIRROR_MAX_WHEELS, sw_mirror_nr_wheels(rp->m) - g,
-				      "more with --sweep");
-	}
-	/* timer_start with bucket_expiry (6.8 on): taken as 6.12's bases */
-	rp->cpus = sw_replay_calloc(nr_cpus, sizeof(*rp->cpus));
-	rp->nr_cpus = nr_cpus;
-	sw_mirror_set_cpus(rp->m, rp->cpus, nr_cpus,
-			   rp->v612 ? SW_BASES_LOCAL_GLOBAL_DEF : SW_BASES_STD_DEF);
-	sw_mirror_set_exact_next(rp->m, rp->in.exact_next);
-	/* Every timer has a record, and no wheel is ever left behind */
-	sw_mirror_add_records(rp->m, rp->recs, rp->in.timers.nr);
-	hash_bits = sw_mirror_hash_bits(rp->in.timers.nr);
-	rp->hash = sw_replay_calloc(1UL << hash_bits, sizeof(*rp->hash));
-	sw_mirror_set_hash(rp->m, rp->hash, hash_bits);
-	sw_mirror_set_budget(rp->m, UINT_MAX);
-	sw_mirror_set_cpu_budget(rp->m, ULONG_MAX);
+	sw_replay_setup_mirror(rp, nr_cpus);
 	rp->nr_wheels = sw_mirror_nr_wheels(rp->m);
 	rp->place = sw_replay_calloc(rp->in.timers.nr * rp->nr_wheels, sizeof(*rp->place));
 	rp->base_of = sw_replay_calloc(rp->in.timers.nr, sizeof(*rp->base_of));

@@ -63,7 +63,7 @@ struct sw_replay {
 	struct sw_mirror_rec	*recs;
 	struct hlist_head	*hash;		/* the records' table, a list per record */
 	struct sw_mirror_rec	**slots;
-	struct sw_mirror_cpu	*cpus;
+	struct sw_sirq_cpu	*cpus;
 	unsigned int		nr_cpus;
 	bool			kernel_only;	/* the kernel's wheel, no default ones */
 	const struct sw_geometry *geos;		/* wheels added: --wheel, a sweep's batch */
