@@ -12,7 +12,7 @@
 
 /*
  * What a shadow timer does when its time comes: listed once, for the enum
- * and the tracepoints (see SW_LIST() in core/wheel/sw_wheel.h)
+ * and the tracepoints (see SW_LIST() in core/wheel/sw_geometry.h)
  */
 #define SW_SHADOW_KINDS SW_LIST(						\
 	/* expires, or is cancelled, once */					\

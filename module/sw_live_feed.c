@@ -5,7 +5,7 @@
  * drained into the mirror's wheels in each timer's real order. A timer's
  * events come from any CPU, each logged on the CPU it came on and
  * numbered on a counter of the timer's; the drain merges the logs back by
- * those numbers (core/mirror/sw_logmerge.c says why that is right).
+ * those numbers (core/merge/sw_logmerge.c says why that is right).
  *
  * The mirror's thread drains the logs into the wheels, serialised by one
  * raw spinlock taken with interrupts off (sw_live_lock, sw_live.c), a

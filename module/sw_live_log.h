@@ -3,7 +3,7 @@
  * shadow-wheel: the mirror's event logs, one per CPU. The probes only
  * append the kernel's timer events to their CPU's log; the mirror's
  * wheels take them from all the logs later, merged (sw_live_feed.c,
- * core/mirror/sw_logmerge.c).
+ * core/merge/sw_logmerge.c).
  *
  * A log is a ring of a power of two entries with one writer, its CPU, in
  * any context (a probe interrupted by another's), and one reader. The

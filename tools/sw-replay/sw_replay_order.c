@@ -3,7 +3,7 @@
  * sw-replay: the trace's events, read in timestamp order (libtracecmd
  * merges the CPUs' streams by timestamp, the lower CPU first on a tie),
  * put in an order the kernel can have produced: each CPU's events in
- * their own order, merged by core/mirror/sw_order.c, which keeps the
+ * their own order, merged by core/merge/sw_order.c, which keeps the
  * timestamps' order unless a timer's events would come in a sequence the
  * kernel cannot produce (docs/design.rst, "Order from causality"). Events
  * of no timer (an event of its CPU alone) keep their CPU's order and
