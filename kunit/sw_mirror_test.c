@@ -450,7 +450,8 @@ static void sw_mirror_setup_is_the_setters(struct kunit *test)
 						   GFP_KERNEL);
 	unsigned int bits = sw_mirror_hash_bits(SW_MT_RECS) + 1, i;
 	struct hlist_head *hash = kunit_kcalloc(test, 2UL << bits, sizeof(*hash), GFP_KERNEL);
-	struct sw_geometry geos[SW_MIRROR_MAX_WHEELS];
+	struct sw_geometry *geos = kunit_kcalloc(test, SW_MIRROR_MAX_WHEELS, sizeof(*geos),
+						 GFP_KERNEL);
 	struct sw_mirror_config cfg = {
 		.khz = 250, .now = SW_MT_J0, .nr_slots = SW_MT_CPUS, .kernel_wheel_only = true,
 		.geos = geos, .nr_geos = 2, .nr_recs = SW_MT_RECS, .hash_bits = bits,
@@ -458,8 +459,8 @@ static void sw_mirror_setup_is_the_setters(struct kunit *test)
 		.cpu_budget = 100, .exact_next = true,
 	};
 
-	KUNIT_ASSERT_TRUE(test, t[0] && t[1] && fig[0] && fig[1] && cpus && hash);
-	for (i = 0; i < ARRAY_SIZE(geos); i++)
+	KUNIT_ASSERT_TRUE(test, t[0] && t[1] && fig[0] && fig[1] && cpus && hash && geos);
+	for (i = 0; i < SW_MIRROR_MAX_WHEELS; i++)
 		sw_mt_geo(test, &geos[i], i % 2 ? "seed,hz=100" : "classic,hz=1000");
 	t[0]->test = test;
 	t[1]->test = test;
