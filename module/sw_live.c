@@ -126,6 +126,26 @@ static int sw_live_alloc(struct sw_live *fresh, unsigned long nr_records,
 	return sw_live_logs_init(fresh, log_entries);
 }
 
+/*
+ * The mirror of @fresh, its storage allocated, over @nr_records records in
+ * a table of 2^@hash_bits lists: the kernel's HZ and bases, the wheels of
+ * the configuration. Under sw_live_mutex.
+ */
+static int sw_live_setup(struct sw_live *fresh, unsigned long nr_records,
+			 unsigned int hash_bits)
+{
+	struct sw_mirror_config cfg = {
+		.khz = HZ, .now = jiffies, .bases = SW_KERNEL_TIMER_BASES,
+		.slots = fresh->slots, .nr_slots = nr_cpu_ids,
+		.recs = fresh->recs, .nr_recs = nr_records,
+		.hash = fresh->hash, .hash_bits = hash_bits,
+		.cpus = fresh->cpus, .nr_cpus = nr_cpu_ids,
+	};
+
+	cfg.geos = sw_live_config_wheels(&cfg.nr_geos);
+	return sw_mirror_setup(fresh->m, &cfg);
+}
+
 /**
  * sw_live_start_records - mirror the kernel's timers from now on
  * @nr_records:	records in the pool: the timers pending at once it can follow
@@ -143,15 +163,6 @@ int sw_live_start_records(unsigned long nr_records, bool with_own)
 	struct sw_live *live = &sw_live_mirror, fresh = {}, old;
 	unsigned long log_entries = sw_live_config_log();
 	unsigned int hash_bits = sw_mirror_hash_bits(nr_records);
-	struct sw_mirror_config cfg = {
-		.khz = HZ,
-		.now = jiffies,
-		.nr_slots = nr_cpu_ids,
-		.nr_recs = nr_records,
-		.hash_bits = hash_bits,
-		.nr_cpus = nr_cpu_ids,
-		.bases = SW_KERNEL_TIMER_BASES,
-	};
 	struct task_struct *drainer;
 	int ret;
 
@@ -166,12 +177,7 @@ int sw_live_start_records(unsigned long nr_records, bool with_own)
 	ret = sw_live_alloc(&fresh, nr_records, hash_bits, log_entries);
 	if (ret)
 		goto fail;
-	cfg.geos = sw_live_config_wheels(&cfg.nr_geos);
-	cfg.slots = fresh.slots;
-	cfg.recs = fresh.recs;
-	cfg.hash = fresh.hash;
-	cfg.cpus = fresh.cpus;
-	ret = sw_mirror_setup(fresh.m, &cfg);
+	ret = sw_live_setup(&fresh, nr_records, hash_bits);
 	if (ret)
 		goto fail;
 	fresh.nr_recs = nr_records;

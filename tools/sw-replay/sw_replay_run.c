@@ -302,32 +302,25 @@ static void sw_replay_setup_mirror(struct sw_replay *rp, unsigned int nr_cpus)
 {
 	unsigned int hash_bits = sw_mirror_hash_bits(rp->in.timers.nr), base;
 	struct sw_mirror_config cfg = {
-		.khz = rp->in.hz,
-		.now = rp->in.first_now,
-		.nr_slots = nr_cpus,
-		.kernel_wheel_only = rp->kernel_only,
-		.geos = rp->geos,
-		.nr_geos = rp->nr_geos,
-		.nr_recs = rp->in.timers.nr,
-		.hash_bits = hash_bits,
-		.budget = UINT_MAX,
-		.nr_cpus = nr_cpus,
+		.khz = rp->in.hz, .now = rp->in.first_now, .exact_next = rp->in.exact_next,
 		.bases = rp->v612 ? SW_BASES_LOCAL_GLOBAL_DEF : SW_BASES_STD_DEF,
-		.cpu_budget = ULONG_MAX,
-		.exact_next = rp->in.exact_next,
+		.kernel_wheel_only = rp->kernel_only, .geos = rp->geos, .nr_geos = rp->nr_geos,
+		.slots = sw_replay_calloc(nr_cpus, sizeof(*cfg.slots)), .nr_slots = nr_cpus,
+		.recs = sw_replay_calloc(rp->in.timers.nr, sizeof(*cfg.recs)),
+		.nr_recs = rp->in.timers.nr,
+		.hash = sw_replay_calloc(1UL << hash_bits, sizeof(*cfg.hash)),
+		.hash_bits = hash_bits,
+		.cpus = sw_replay_calloc(nr_cpus, sizeof(*cfg.cpus)), .nr_cpus = nr_cpus,
+		.budget = UINT_MAX, .cpu_budget = ULONG_MAX,
 	};
 	int ret;
 
 	rp->m = sw_replay_calloc(1, sizeof(*rp->m));
-	rp->slots = sw_replay_calloc(nr_cpus, sizeof(*rp->slots));
-	rp->recs = sw_replay_calloc(rp->in.timers.nr, sizeof(*rp->recs));
-	rp->hash = sw_replay_calloc(1UL << hash_bits, sizeof(*rp->hash));
-	rp->cpus = sw_replay_calloc(nr_cpus, sizeof(*rp->cpus));
+	rp->slots = cfg.slots;
+	rp->recs = cfg.recs;
+	rp->hash = cfg.hash;
+	rp->cpus = cfg.cpus;
 	rp->nr_cpus = nr_cpus;
-	cfg.slots = rp->slots;
-	cfg.recs = rp->recs;
-	cfg.hash = rp->hash;
-	cfg.cpus = rp->cpus;
 	ret = sw_mirror_setup(rp->m, &cfg);
 	base = rp->kernel_only ? 1 : sw_mirror_nr_default_wheels(rp->in.hz);
 	if (ret == -ENOSPC)
