@@ -447,7 +447,7 @@ static void sw_softirq_over_budget_resets_the_cpu(struct kunit *test)
 	ss_cpu(t, SW_EV_SOFTIRQ_EXIT, 11);
 	f = ss_read(t, 12);
 	KUNIT_EXPECT_EQ(test, f.cpu.resets, 1UL);
-	KUNIT_EXPECT_FALSE(test, f.cpu.seen);
+	KUNIT_EXPECT_FALSE(test, f.cpu.followed);
 	KUNIT_EXPECT_EQ(test, f.cpu.recorded, 1UL);
 	KUNIT_EXPECT_EQ(test, f.cpu.verdict[SW_SIRQ_UNMODELLED], 1UL);
 	KUNIT_EXPECT_EQ(test, f.cpu.predicted, 0UL);
@@ -456,7 +456,7 @@ static void sw_softirq_over_budget_resets_the_cpu(struct kunit *test)
 	sw_mirror_set_cpu_budget(&t->m, ULONG_MAX);
 	ss_cpu(t, SW_EV_IDLE_EXIT, 15);
 	f = ss_read(t, 30);
-	KUNIT_EXPECT_TRUE(test, f.cpu.seen);
+	KUNIT_EXPECT_TRUE(test, f.cpu.followed);
 	KUNIT_EXPECT_EQ(test, f.cpu.resets, 1UL);
 	KUNIT_EXPECT_EQ(test, f.cpu.predicted, 1UL);
 	KUNIT_EXPECT_EQ(test, f.softirqs, 1UL);
@@ -507,16 +507,16 @@ static void sw_softirq_budget_charges_the_cpus_timers(struct kunit *test)
 		f = ss_read(t, 4 + SW_SIRQ_WINDOW);
 		KUNIT_EXPECT_EQ(test, f.cpu.timers, 1UL);
 		KUNIT_EXPECT_EQ_MSG(test, f.cpu.resets, (unsigned long)fewer, "%u fewer", fewer);
-		KUNIT_EXPECT_EQ_MSG(test, f.cpu.seen, !fewer, "%u fewer", fewer);
+		KUNIT_EXPECT_EQ_MSG(test, f.cpu.followed, !fewer, "%u fewer", fewer);
 	}
 
 	/* Reset: followed again by an own event whose recompute fits, not one fewer */
 	ss_cpu(t, SW_EV_IDLE_EXIT, 5 + SW_SIRQ_WINDOW);
-	KUNIT_EXPECT_FALSE(test, ss_read(t, 6 + SW_SIRQ_WINDOW).cpu.seen);
+	KUNIT_EXPECT_FALSE(test, ss_read(t, 6 + SW_SIRQ_WINDOW).cpu.followed);
 	sw_mirror_set_cpu_budget(&t->m, t->m.nr_wheels);
 	ss_cpu(t, SW_EV_IDLE_ENTER, 7 + SW_SIRQ_WINDOW);
 	f = ss_read(t, 8 + SW_SIRQ_WINDOW);
-	KUNIT_EXPECT_TRUE(test, f.cpu.seen);
+	KUNIT_EXPECT_TRUE(test, f.cpu.followed);
 	KUNIT_EXPECT_EQ(test, f.cpu.resets, 1UL);
 	KUNIT_EXPECT_EQ(test, f.cpu.timers, 1UL);
 }
