@@ -39,7 +39,7 @@ static double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
-static void event(enum sw_mirror_ev_type type, unsigned long i, unsigned long now,
+static void event(enum sw_ev_type type, unsigned long i, unsigned long now,
 		  unsigned long expires)
 {
 	struct sw_mirror_outcome out;

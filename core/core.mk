@@ -5,6 +5,9 @@
 # file and take the names relative to core/; sources include one another's
 # headers by name alone, found through the directories in sw_core_dirs.
 #
+#   event/	the one vocabulary of the tracepoints' events (a header):
+#		the module's probes, the replay's reader, the mirror and
+#		sw_order take their events in it (sw_logmerge takes numbers)
 #   wheel/	the wheels: seed, mainline, classic, HZ conversion
 #   mirror/	the mirror of the kernel's timer events, its differential,
 #		the CPUs' softirq model (sw_sirq, which the mirror calls and
@@ -16,8 +19,8 @@
 #   heap/	a binary min-heap of timers over the caller's array
 #   bench/	the benchmark workloads
 #
-# Dependencies run one way: bench, mirror and merge on wheel, wheel and
-# heap on nothing.
+# Dependencies run one way: bench, mirror and merge on wheel, mirror and
+# merge on event, event, wheel and heap on nothing.
 
 sw_core_wheel := wheel/sw_wheel.c wheel/sw_geometry.c wheel/sw_classic.c
 sw_core_mirror := mirror/sw_mirror.c mirror/sw_diff.c mirror/sw_mirror_top.c \
@@ -26,4 +29,4 @@ sw_core_mirror := mirror/sw_mirror.c mirror/sw_diff.c mirror/sw_mirror_top.c \
 sw_core_merge := merge/sw_order.c merge/sw_logmerge.c
 sw_core_heap := heap/sw_heap.c
 sw_core_bench := bench/sw_bench.c
-sw_core_dirs := wheel mirror merge heap bench
+sw_core_dirs := event wheel mirror merge heap bench

@@ -252,7 +252,7 @@ static void mm_check_placed(struct mm *mm, struct mm_timer *t, unsigned int w, b
 }
 
 /* The outcome of the event just given for timer @t, and the placements it remembers */
-static void mm_check_outcome(struct mm *mm, struct mm_timer *t, enum sw_mirror_ev_type type,
+static void mm_check_outcome(struct mm *mm, struct mm_timer *t, enum sw_ev_type type,
 			     enum sw_mirror_class class, unsigned long baseclk)
 {
 	const struct sw_mirror_outcome *out = &mm->out;
@@ -304,7 +304,7 @@ static void mm_check_outcome(struct mm *mm, struct mm_timer *t, enum sw_mirror_e
 		KUNIT_ASSERT_EQ(mm->test, out->ktick, t->bucket);
 }
 
-static enum sw_mirror_class mm_event(struct mm *mm, enum sw_mirror_ev_type type, int i,
+static enum sw_mirror_class mm_event(struct mm *mm, enum sw_ev_type type, int i,
 				     unsigned int cpu, unsigned long baseclk)
 {
 	struct mm_timer *t = &mm->t[i];

@@ -289,7 +289,7 @@ struct sw_tt_run {
 };
 
 /* One event of timer @i of function @fn into the mirror and the table */
-static void sw_tt_event(struct sw_tt_run *r, enum sw_mirror_ev_type type, unsigned int i,
+static void sw_tt_event(struct sw_tt_run *r, enum sw_ev_type type, unsigned int i,
 			unsigned int fn, unsigned long now, unsigned long expires)
 {
 	struct sw_mirror_event ev = {

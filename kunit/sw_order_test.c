@@ -39,12 +39,12 @@ static struct sw_ot *sw_ot_new(struct kunit *test)
 
 /* Append an event to CPU @c's stream; @timer < 0: an event of the CPU alone */
 static struct sw_order_ev *sw_ot_add(struct sw_ot *s, unsigned int c, u64 ts, int timer,
-				     enum sw_order_type type, unsigned long tick)
+				     enum sw_ev_type type, unsigned long tick)
 {
 	struct sw_order_ev *e = &s->ev[c][s->cpu[c].nr++];
 
 	e->ts = ts;
-	e->type = timer < 0 ? SW_ORDER_CPU : type;
+	e->type = timer < 0 ? SW_EV_SOFTIRQ_ENTRY : type;
 	e->timer = timer < 0 ? NULL : &s->timer[timer];
 	e->tick = tick;
 	return e;
@@ -133,9 +133,9 @@ struct sw_ot_case {
 };
 
 #define W	SW_ORDER_WINDOW_NS
-#define START	SW_ORDER_START
-#define CANCEL	SW_ORDER_CANCEL
-#define EXPIRE	SW_ORDER_EXPIRE
+#define START	SW_EV_START
+#define CANCEL	SW_EV_CANCEL
+#define EXPIRE	SW_EV_EXPIRE
 
 static const struct sw_ot_case sw_ot_cases[] = {
 	/* Without ties, the timestamps' order, whatever the events */
@@ -223,14 +223,14 @@ static void sw_ot_expiry_shows_the_last_start(struct kunit *test)
 	struct sw_ot *s = sw_ot_new(test);
 	unsigned int k, last_start = UINT_MAX;
 
-	sw_ot_add(s, 0, 5000, 0, SW_ORDER_CANCEL, 0);
-	sw_ot_add(s, 0, 5000, 0, SW_ORDER_START, e);
-	sw_ot_add(s, 0, 5000, 0, SW_ORDER_CANCEL, 0);
-	sw_ot_add(s, 0, 5000, 0, SW_ORDER_START, e);
-	sw_ot_add(s, 0, 5000, 0, SW_ORDER_CANCEL, 0);
-	sw_ot_add(s, 0, 5000, 0, SW_ORDER_EXPIRE, e + 1);
-	sw_ot_add(s, 1, 5000, 0, SW_ORDER_CANCEL, 0);
-	sw_ot_add(s, 1, 5000, 0, SW_ORDER_START, e + 50);
+	sw_ot_add(s, 0, 5000, 0, SW_EV_CANCEL, 0);
+	sw_ot_add(s, 0, 5000, 0, SW_EV_START, e);
+	sw_ot_add(s, 0, 5000, 0, SW_EV_CANCEL, 0);
+	sw_ot_add(s, 0, 5000, 0, SW_EV_START, e);
+	sw_ot_add(s, 0, 5000, 0, SW_EV_CANCEL, 0);
+	sw_ot_add(s, 0, 5000, 0, SW_EV_EXPIRE, e + 1);
+	sw_ot_add(s, 1, 5000, 0, SW_EV_CANCEL, 0);
+	sw_ot_add(s, 1, 5000, 0, SW_EV_START, e + 50);
 	sw_ot_merge(test, s, SW_ORDER_WINDOW_NS);
 
 	KUNIT_EXPECT_TRUE(test, s->ev[0][4].detach);
@@ -238,7 +238,7 @@ static void sw_ot_expiry_shows_the_last_start(struct kunit *test)
 	/* CPU 1's start before CPU 0's detach, and a start for E after it */
 	KUNIT_EXPECT_LT(test, sw_ot_at(s, 1, 1), sw_ot_at(s, 0, 4));
 	for (k = 0; k < sw_ot_at(s, 0, 4); k++) {
-		if (s->ev[s->out_cpu[k]][s->out_idx[k]].type == SW_ORDER_START)
+		if (s->ev[s->out_cpu[k]][s->out_idx[k]].type == SW_EV_START)
 			last_start = k;
 	}
 	KUNIT_ASSERT_NE(test, last_start, UINT_MAX);

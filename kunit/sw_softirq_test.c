@@ -61,7 +61,7 @@ static struct ss *ss_new(struct kunit *test, enum sw_sirq_bases bases, bool exac
 }
 
 /* An event on CPU 0 at SS_T0 + @at; a timer's @flags name CPU 0's base */
-static enum sw_mirror_class ss_ev(struct ss *t, enum sw_mirror_ev_type type, int timer,
+static enum sw_mirror_class ss_ev(struct ss *t, enum sw_ev_type type, int timer,
 				  unsigned long at, unsigned long expires, u32 flags)
 {
 	struct sw_mirror_event ev = {
@@ -86,7 +86,7 @@ static void ss_cancel(struct ss *t, int timer, unsigned long at)
 	KUNIT_EXPECT_EQ(t->test, ss_ev(t, SW_EV_CANCEL, timer, at, 0, 0), SW_MC_CANCEL);
 }
 
-static void ss_cpu(struct ss *t, enum sw_mirror_ev_type type, unsigned long at)
+static void ss_cpu(struct ss *t, enum sw_ev_type type, unsigned long at)
 {
 	KUNIT_EXPECT_EQ(t->test, ss_ev(t, type, -1, at, 0, 0), SW_MC_CPU);
 }
@@ -527,7 +527,7 @@ static void sw_softirq_budget_charges_the_cpus_timers(struct kunit *test)
  */
 static void sw_softirq_cpu_events_lose_no_timer(struct kunit *test)
 {
-	static const enum sw_mirror_ev_type types[] = {
+	static const enum sw_ev_type types[] = {
 		SW_EV_SOFTIRQ_EXIT, SW_EV_IDLE_EXIT, SW_EV_SOFTIRQ_ENTRY, SW_EV_SOFTIRQ_ENTRY,
 		SW_EV_IDLE_ENTER, SW_EV_IDLE_ENTER, SW_EV_SOFTIRQ_EXIT, SW_EV_IDLE_EXIT,
 	};

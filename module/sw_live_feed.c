@@ -29,6 +29,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 
+#include "sw_event.h"
 #include "sw_live.h"
 #include "sw_live_state.h"
 
@@ -39,20 +40,6 @@
 #define SW_LIVE_DRAIN_US	10000
 #define SW_LIVE_DRAIN_IDLE_US	50000
 
-/* An event of the CPU itself (its timer softirq, its idle), not of a timer */
-static bool sw_live_cpu_event(const struct sw_mirror_event *ev)
-{
-	switch (ev->type) {
-	case SW_EV_SOFTIRQ_ENTRY:
-	case SW_EV_SOFTIRQ_EXIT:
-	case SW_EV_IDLE_ENTER:
-	case SW_EV_IDLE_EXIT:
-		return true;
-	default:
-		return false;
-	}
-}
-
 /* One logged event into the mirror, with the lock held */
 static void sw_live_feed(struct sw_live *live, const struct sw_live_logged *ent)
 {
@@ -61,7 +48,7 @@ static void sw_live_feed(struct sw_live *live, const struct sw_live_logged *ent)
 
 	lockdep_assert_held(&sw_live_lock);
 	/* The CPU's own events go to its model: they have no timer to account */
-	if (sw_live_cpu_event(&ent->ev)) {
+	if (sw_ev_of_cpu(ent->ev.type)) {
 		if (ent->ev.type == SW_EV_SOFTIRQ_ENTRY)
 			live->softirqs++;
 		sw_mirror_handle_event(live->m, &ent->ev, NULL);

@@ -48,6 +48,7 @@
 #include <trace/events/power.h>
 
 #include "sw_compat.h"
+#include "sw_event.h"
 #include "sw_live_state.h"
 
 /*
@@ -137,7 +138,7 @@ static void sw_live_probe_timer_expire_entry(void *data, struct timer_list *time
 }
 
 /* An event of the CPU it runs on, from any of its probes */
-static void sw_live_on_cpu(enum sw_mirror_ev_type type)
+static void sw_live_on_cpu(enum sw_ev_type type)
 {
 	struct sw_mirror_event ev = { .type = type };
 

@@ -73,7 +73,7 @@ struct sw_order_undo {
  *
  * Sets @detach, and @tick to the expiry's baseclk, of each cancel whose
  * timer's next event on the CPU is its expire_entry. Uses the timers'
- * @next and @next_baseclk; call it once per CPU, before the merge.
+ * @next_expire and @next_baseclk; call it once per CPU, before the merge.
  */
 void sw_order_mark(struct sw_order_ev *ev, size_t nr)
 {
@@ -81,7 +81,7 @@ void sw_order_mark(struct sw_order_ev *ev, size_t nr)
 
 	for (i = 0; i < nr; i++) {
 		if (ev[i].timer)
-			ev[i].timer->next = SW_ORDER_CPU;
+			ev[i].timer->next_expire = false;
 	}
 	for (i = nr; i-- > 0;) {
 		struct sw_order_ev *e = &ev[i];
@@ -89,10 +89,10 @@ void sw_order_mark(struct sw_order_ev *ev, size_t nr)
 
 		if (!t)
 			continue;
-		e->detach = e->type == SW_ORDER_CANCEL && t->next == SW_ORDER_EXPIRE;
+		e->detach = e->type == SW_EV_CANCEL && t->next_expire;
 		if (e->detach)
 			e->tick = t->next_baseclk;
-		t->next = e->type;
+		t->next_expire = e->type == SW_EV_EXPIRE;
 		t->next_baseclk = e->tick;
 	}
 }
@@ -172,7 +172,7 @@ static const struct sw_order_ev *sw_order_in_window(const struct sw_order *o, un
  */
 static bool sw_order_late(const struct sw_order_ev *e)
 {
-	return e->type == SW_ORDER_START && e->timer->expiring;
+	return e->type == SW_EV_START && e->timer->expiring;
 }
 
 /* Whether CPU @a's head @x is tried before CPU @b's head @y */
@@ -218,9 +218,9 @@ static bool sw_order_allowed(const struct sw_order *o, const struct sw_order_ev 
 	if (!t)
 		return true;
 	switch (e->type) {
-	case SW_ORDER_START:
+	case SW_EV_START:
 		return t->state != SW_OT_PENDING;
-	case SW_ORDER_CANCEL:
+	case SW_EV_CANCEL:
 		if (t->state == SW_OT_IDLE)
 			return false;
 		/* A detach for an expiry at baseclk: the timer's bucket was due */
@@ -245,13 +245,13 @@ static void sw_order_take(struct sw_order *o, unsigned int c, struct sw_order_un
 	if (!t)
 		return;
 	u->timer = *t;
-	if (e->type == SW_ORDER_START) {
+	if (e->type == SW_EV_START) {
 		t->state = SW_OT_PENDING;
 		t->tick = e->tick;
-	} else if (e->type == SW_ORDER_CANCEL) {
+	} else if (e->type == SW_EV_CANCEL) {
 		t->state = SW_OT_IDLE;
 		t->expiring = e->detach;
-	} else if (e->type == SW_ORDER_EXPIRE) {
+	} else if (e->type == SW_EV_EXPIRE) {
 		t->expiring = false;
 	}
 }

@@ -10,13 +10,7 @@
 
 #include <linux/types.h>
 
-/* sw_order_ev::type */
-enum sw_order_type {
-	SW_ORDER_CPU,		/* an event of its CPU alone, of no timer */
-	SW_ORDER_START,		/* timer_start */
-	SW_ORDER_CANCEL,	/* timer_cancel */
-	SW_ORDER_EXPIRE,	/* timer_expire_entry */
-};
+#include "sw_event.h"
 
 /* sw_order_timer::state */
 enum sw_order_state {
@@ -29,30 +23,31 @@ enum sw_order_state {
  * struct sw_order_timer - what the merge knows of one timer; zeroed by the caller
  * @tick:	while pending: the earliest tick its bucket can run (its
  *		start's @tick)
- * @next_baseclk: sw_order_mark()'s: the baseclk of @next
+ * @next_baseclk: sw_order_mark()'s: the @tick of its next event on the
+ *		CPU marked
  * @state:	enum sw_order_state
  * @expiring:	detached for its expiry, its expire_entry not merged yet
- * @next:	sw_order_mark()'s: the type of its next event on the CPU
- *		marked, or SW_ORDER_CPU for none
+ * @next_expire: sw_order_mark()'s: its next event on the CPU marked is
+ *		its expire_entry
  */
 struct sw_order_timer {
 	unsigned long	tick;
 	unsigned long	next_baseclk;
 	u8		state;
 	bool		expiring;
-	u8		next;
+	bool		next_expire;
 };
 
 /**
  * struct sw_order_ev - one event of a CPU's stream, as the merge sees it
  * @ts:		its timestamp
- * @timer:	its timer's state, or NULL (%SW_ORDER_CPU)
+ * @timer:	its timer's state, or NULL: an event of its CPU (sw_ev_of_cpu())
  * @now:	jiffies, if @has_now
  * @tick:	START: the earliest tick the kernel can run the timer at (its
  *		bucket's tick if known, else its expiry); EXPIRE: baseclk;
  *		a cancel that sw_order_mark() found to be an expiry's
  *		detach: that expiry's baseclk
- * @type:	enum sw_order_type
+ * @type:	enum sw_ev_type
  * @has_now:	@now is known
  * @detach:	set by sw_order_mark(): a cancel whose timer's next event on
  *		its CPU is its expire_entry

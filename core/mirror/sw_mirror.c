@@ -1046,8 +1046,8 @@ static void sw_mirror_cpu_event(struct sw_mirror *m, const struct sw_mirror_even
  *
  * The caller serialises the events of all CPUs; they need not come in
  * jiffies order (6.1's timer_expire_entry runs without the base's lock).
- * The events of a CPU itself (SW_EV_SOFTIRQ_*, SW_EV_IDLE_*) have no
- * timer: they are SW_MC_CPU, and change only the CPUs' model
+ * The events of a CPU itself (sw_ev_of_cpu(): SW_EV_SOFTIRQ_*,
+ * SW_EV_IDLE_*) have no timer: they are SW_MC_CPU, and change only the CPUs' model
  * (sw_sirq.c), if there is one (sw_mirror_set_cpus()); like any event
  * of the CPU, they settle a cancel it held.
  *
@@ -1077,7 +1077,7 @@ enum sw_mirror_class sw_mirror_handle_event(struct sw_mirror *m, const struct sw
 		held = m->slots[ev->cpu];
 		m->slots[ev->cpu] = NULL;
 	}
-	if (ev->type > SW_EV_EXPIRE) {
+	if (sw_ev_of_cpu(ev->type)) {
 		if (held)
 			sw_mirror_settle_held(m, held);
 		sw_mirror_catch_up(m, ev->now, false);

@@ -12,6 +12,7 @@
 #include <linux/types.h>
 
 #include "sw_diff.h"
+#include "sw_event.h"
 #include "sw_hz.h"
 #include "sw_sirq.h"
 #include "sw_wheel.h"
@@ -46,26 +47,9 @@
 /* Lateness bins: early, 0, then [2^(b-2), 2^(b-1)) ticks; the last takes the rest */
 #define SW_MIRROR_LAT_BINS	28
 
-/* What a probe saw */
-enum sw_mirror_ev_type {
-	SW_EV_START,		/* timer_start */
-	SW_EV_CANCEL,		/* timer_cancel */
-	SW_EV_EXPIRE,		/* timer_expire_entry */
-	SW_EV_SOFTIRQ_ENTRY,	/* softirq_entry of TIMER_SOFTIRQ: its timer softirq runs */
-	SW_EV_SOFTIRQ_EXIT,	/* softirq_exit of TIMER_SOFTIRQ */
-	SW_EV_IDLE_ENTER,	/* goes idle: cpu_idle with a state, timer_base_idle true */
-	SW_EV_IDLE_EXIT,	/* leaves it: cpu_idle PWR_EVENT_EXIT, timer_base_idle false */
-};
-
-/* sw_mirror_event::have */
-#define SW_EVF_IDX	0x1U	/* @tflags holds the kernel's bucket index (START) */
-#define SW_EVF_BUCKET	0x2U	/* @bucket_expiry of a START is known (6.12) */
-#define SW_EVF_EXPIRES	0x4U	/* @expires of an EXPIRE is timer->expires */
-#define SW_EVF_EARLIEST	0x8U	/* @expires of a SOFTIRQ_ENTRY: the earliest jiffies it ran at */
-
 /**
  * struct sw_mirror_event - one event of the kernel's timer tracepoints
- * @type:	enum sw_mirror_ev_type
+ * @type:	enum sw_ev_type
  * @timer:	the struct timer_list, as an identity (never dereferenced)
  * @cpu:	the CPU the probe ran on
  * @now:	jiffies when it ran
@@ -80,7 +64,7 @@ enum sw_mirror_ev_type {
  * @have:	SW_EVF_*
  */
 struct sw_mirror_event {
-	enum sw_mirror_ev_type	type;
+	enum sw_ev_type		type;
 	const void		*timer;
 	unsigned int		cpu;
 	unsigned long		now;

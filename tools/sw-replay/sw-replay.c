@@ -110,7 +110,7 @@ static void sw_replay_timing(struct sw_replay *rp, unsigned int rounds, bool tic
 	printf("time order events %zu ns_per_event %.1f\n", t->nr, best / t->nr);
 	/* The structures are timed on the timer events alone */
 	for (j = 0; j < t->nr; j++) {
-		if (t->evs[j].type <= SW_RE_EXPIRE) {
+		if (!sw_ev_of_cpu(t->evs[j].type)) {
 			timer_of[n] = timer_of[j];
 			t->evs[n++] = t->evs[j];
 		}

@@ -24,24 +24,18 @@
 static void sw_replay_order_view(const struct sw_replay_ev *re, struct sw_order_timer *timer,
 				 struct sw_order_ev *oe)
 {
-	static const u8 types[] = {
-		[SW_RE_START] = SW_ORDER_START,
-		[SW_RE_CANCEL] = SW_ORDER_CANCEL,
-		[SW_RE_EXPIRE] = SW_ORDER_EXPIRE,
-	};
-
 	memset(oe, 0, sizeof(*oe));
 	oe->ts = re->ts;
 	oe->now = re->now;
 	oe->has_now = re->have & SW_RE_NOW;
-	if (re->type >= ARRAY_SIZE(types))
+	oe->type = re->type;
+	if (sw_ev_of_cpu(re->type))
 		return;
-	oe->type = types[re->type];
 	oe->timer = timer;
 	/* A start's bucket runs at its tick (6.8 on: said), never before its expiry */
-	if (re->type == SW_RE_START)
-		oe->tick = re->have & SW_RE_BUCKET ? re->kclk : re->expires;
-	else if (re->type == SW_RE_EXPIRE)
+	if (re->type == SW_EV_START)
+		oe->tick = re->have & SW_EVF_BUCKET ? re->kclk : re->expires;
+	else if (re->type == SW_EV_EXPIRE)
 		oe->tick = re->kclk;
 }
 

@@ -112,7 +112,7 @@ static void sw_replay_timers_build(struct sw_replay_timers *tm, const struct sw_
 	tab = sw_replay_calloc(size, sizeof(*tab));
 	mask = size - 1;
 	for (i = 0; i < t->nr; i++) {
-		if (t->evs[i].type > SW_RE_EXPIRE)
+		if (sw_ev_of_cpu(t->evs[i].type))
 			continue;
 		s = sw_replay_timer_find(tab, mask, t->evs[i].timer);
 		if (s->idx)
@@ -145,7 +145,7 @@ static void sw_replay_timers_build(struct sw_replay_timers *tm, const struct sw_
 	for (i = 0; i < n; i++)
 		sw_replay_timer_find(tab, mask, tm->addr[i])->idx = i + 1;
 	for (i = 0; i < t->nr; i++) {
-		if (t->evs[i].type <= SW_RE_EXPIRE)
+		if (!sw_ev_of_cpu(t->evs[i].type))
 			timer_of[i] = sw_replay_timer_find(tab, mask, t->evs[i].timer)->idx - 1;
 	}
 	free(tab);
@@ -198,7 +198,7 @@ static void sw_replay_evidence(struct sw_replay *rp, size_t ti, const struct sw_
 	const struct sw_mirror_verdict *v = &out->diff[SW_DIFF_PLACEMENT];
 	unsigned int base;
 
-	if (re->type == SW_RE_EXPIRE && rp->base_of[ti])
+	if (re->type == SW_EV_EXPIRE && rp->base_of[ti])
 		sw_evidence_ran(&rp->evidence, rp->base_of[ti] - 1, re->kclk);
 	if (!out->placed)
 		return;
@@ -229,9 +229,9 @@ static bool sw_replay_softirq_ran_timer(const struct sw_replay_trace *t, size_t 
 	for (k = i + 1; k < t->nr; k++) {
 		if (t->evs[k].cpu != t->evs[i].cpu)
 			continue;
-		if (t->evs[k].type == SW_RE_EXPIRE)
+		if (t->evs[k].type == SW_EV_EXPIRE)
 			return true;
-		if (t->evs[k].type == SW_RE_SOFTIRQ_ENTRY || t->evs[k].type == SW_RE_SOFTIRQ_EXIT)
+		if (t->evs[k].type == SW_EV_SOFTIRQ_ENTRY || t->evs[k].type == SW_EV_SOFTIRQ_EXIT)
 			return false;
 	}
 	return false;
@@ -242,7 +242,7 @@ static bool sw_replay_softirq_ran_timer(const struct sw_replay_trace *t, size_t 
  * (softirq, idle) the next event's. A timer softirq that ran a timer gets
  * the jiffies of its first expire_entry, exactly; one that ran none gets
  * those of whatever event comes next, no earlier than its own, and as the
- * earliest it can have run at (%SW_RE_EARLIEST) those of the event before
+ * earliest it can have run at (%SW_EVF_EARLIEST) those of the event before
  * it: under an emulated CPU the trace clock does not place it in a jiffy
  * any better, ticks come late and jiffies advances by several at once. An
  * idle entry takes the jiffies of the event before it instead: a CPU goes
@@ -268,14 +268,14 @@ static void sw_derive_now(struct sw_replay *rp)
 			last = ev->now;
 			if (!rp->in.first_now)
 				rp->in.first_now = last;
-		} else if ((ev->type == SW_RE_IDLE_ENTER || ev->type == SW_RE_IDLE_EXIT) &&
+		} else if ((ev->type == SW_EV_IDLE_ENTER || ev->type == SW_EV_IDLE_EXIT) &&
 			   rp->in.first_now) {
 			ev->now = last;
 			ev->have |= SW_RE_NOW;
-		} else if (ev->type == SW_RE_SOFTIRQ_ENTRY && rp->in.first_now &&
+		} else if (ev->type == SW_EV_SOFTIRQ_ENTRY && rp->in.first_now &&
 			   !sw_replay_softirq_ran_timer(t, i)) {
 			ev->expires = last;
-			ev->have |= SW_RE_EARLIEST;
+			ev->have |= SW_EVF_EARLIEST;
 		}
 	}
 	rp->in.last_now = last;
@@ -283,7 +283,7 @@ static void sw_derive_now(struct sw_replay *rp)
 		struct sw_replay_ev *ev = &t->evs[i];
 
 		if (ev->have & SW_RE_NOW) {
-			if (ev->type <= SW_RE_EXPIRE) {
+			if (!sw_ev_of_cpu(ev->type)) {
 				next = ev->now;
 				have_next = true;
 			}
@@ -344,7 +344,7 @@ void sw_replay_setup(struct sw_replay *rp)
 	for (i = 0; i < rp->in.t.nr; i++) {
 		if (rp->in.t.evs[i].cpu + 1U > nr_cpus)
 			nr_cpus = rp->in.t.evs[i].cpu + 1U;
-		rp->v612 |= rp->in.t.evs[i].have & SW_RE_BUCKET;
+		rp->v612 |= rp->in.t.evs[i].have & SW_EVF_BUCKET;
 	}
 	rp->top = sw_replay_calloc(1, sizeof(*rp->top));
 	rp->fn_of = sw_replay_calloc(rp->in.timers.nr, sizeof(*rp->fn_of));
@@ -391,47 +391,36 @@ void sw_replay_teardown(struct sw_replay *rp)
 /* Each event of the trace into the mirror; what it did, into the replay's checks */
 void sw_replay_run(struct sw_replay *rp)
 {
-	static const enum sw_mirror_ev_type types[] = {
-		[SW_RE_START] = SW_EV_START,
-		[SW_RE_CANCEL] = SW_EV_CANCEL,
-		[SW_RE_EXPIRE] = SW_EV_EXPIRE,
-		[SW_RE_SOFTIRQ_ENTRY] = SW_EV_SOFTIRQ_ENTRY,
-		[SW_RE_SOFTIRQ_EXIT] = SW_EV_SOFTIRQ_EXIT,
-		[SW_RE_IDLE_ENTER] = SW_EV_IDLE_ENTER,
-		[SW_RE_IDLE_EXIT] = SW_EV_IDLE_EXIT,
-	};
 	struct sw_mirror_outcome out;
 	size_t i, ti;
 
 	for (i = 0; i < rp->in.t.nr; i++) {
 		const struct sw_replay_ev *re = &rp->in.t.evs[i];
 		struct sw_mirror_event ev = {
-			.type = types[re->type],
+			.type = re->type,
 			.timer = (const void *)(uintptr_t)re->timer,
 			.cpu = re->cpu,
 			.now = re->now,
 			.expires = re->expires,
 			.tflags = re->flags,
-			.have = (re->have & SW_RE_FLAGS ? SW_EVF_IDX : 0) |
-				(re->have & SW_RE_BUCKET ? SW_EVF_BUCKET : 0) |
-				(re->have & SW_RE_EARLIEST ? SW_EVF_EARLIEST : 0),
+			.have = re->have & SW_EVF_ALL,
 		};
 
-		if (re->type > SW_RE_EXPIRE) {
+		if (sw_ev_of_cpu(re->type)) {
 			ev.timer = NULL;
 			sw_mirror_handle_event(rp->m, &ev, NULL);
 			continue;
 		}
 		ti = rp->in.timer_of[i];
-		if (re->type == SW_RE_EXPIRE)
+		if (re->type == SW_EV_EXPIRE)
 			ev.baseclk = re->kclk;
 		else
 			ev.bucket_expiry = re->kclk;
-		if (re->type != SW_RE_CANCEL)
+		if (re->type != SW_EV_CANCEL)
 			rp->fn_of[ti] = re->fn;
 		sw_mirror_handle_event(rp->m, &ev, &out);
 		sw_replay_evidence(rp, ti, re, &out);
-		if (out.class == SW_MC_UNTRACKED && re->type == SW_RE_EXPIRE)
+		if (out.class == SW_MC_UNTRACKED && re->type == SW_EV_EXPIRE)
 			rp->untracked[rp->nr_untracked++] = (struct sw_evidence_untracked){
 				.cpu = re->cpu,
 				.seq = i,

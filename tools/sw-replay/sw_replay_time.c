@@ -142,9 +142,9 @@ static void sw_replay_time_wheel(const struct sw_replay_trace *t, const size_t *
 		} else if (!timed_ticks) {
 			out->ticks += sw_replay_time_catch_up(base, clk, NULL);
 		}
-		if (ev->type == SW_RE_START)
+		if (ev->type == SW_EV_START)
 			sw_modify(base, timer, sw_hz_expiry_at(&hz, ev->expires, ev->now));
-		else if (ev->type == SW_RE_CANCEL)
+		else if (ev->type == SW_EV_CANCEL)
 			sw_cancel(base, timer);
 	}
 	t1 = sw_replay_now_ns();
@@ -193,10 +193,10 @@ static void sw_replay_time_heap(const struct sw_replay_trace *t, const size_t *t
 		}
 		if (a)
 			out->tick_ns += sw_replay_now_ns() - a;
-		if (ev->type == SW_RE_START)
+		if (ev->type == SW_EV_START)
 			sw_heap_modify(&heap, &timers[timer_of[i]],
 				       sw_hz_expiry_at(&hz, ev->expires, ev->now));
-		else if (ev->type == SW_RE_CANCEL)
+		else if (ev->type == SW_EV_CANCEL)
 			sw_heap_cancel(&heap, &timers[timer_of[i]]);
 	}
 	t1 = sw_replay_now_ns();

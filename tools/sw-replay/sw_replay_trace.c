@@ -76,9 +76,9 @@ struct sw_reader {
 };
 
 static const char * const sw_event_names[3] = {
-	[SW_RE_START]	= "timer_start",
-	[SW_RE_CANCEL]	= "timer_cancel",
-	[SW_RE_EXPIRE]	= "timer_expire_entry",
+	[SW_EV_START]	= "timer_start",
+	[SW_EV_CANCEL]	= "timer_cancel",
+	[SW_EV_EXPIRE]	= "timer_expire_entry",
 };
 
 static void sw_child_fail(FILE *out, const char *fmt, ...)
@@ -158,17 +158,17 @@ static int sw_replay_cpu_record(struct sw_reader *r, struct tep_record *rec, int
 
 	for (i = 0; i < 2; i++) {
 		if (type == r->sirq_id[i])
-			return sw_field(r, r->vec[i], rec) == 1 ? SW_RE_SOFTIRQ_ENTRY + i : -1;
+			return sw_field(r, r->vec[i], rec) == 1 ? SW_EV_SOFTIRQ_ENTRY + i : -1;
 	}
 	if (type == r->base_idle_id) {
 		ev->cpu = sw_field(r, r->idle_cpu, rec);
 		ev->have |= SW_RE_BASE_IDLE;
-		return sw_field(r, r->is_idle, rec) ? SW_RE_IDLE_ENTER : SW_RE_IDLE_EXIT;
+		return sw_field(r, r->is_idle, rec) ? SW_EV_IDLE_ENTER : SW_EV_IDLE_EXIT;
 	}
 	if (type == r->idle_id) {
 		ev->cpu = sw_field(r, r->cpu_id, rec);
-		return sw_field(r, r->state, rec) == 0xffffffffULL ? SW_RE_IDLE_EXIT :
-								     SW_RE_IDLE_ENTER;
+		return sw_field(r, r->state, rec) == 0xffffffffULL ? SW_EV_IDLE_EXIT :
+								     SW_EV_IDLE_ENTER;
 	}
 	return -1;
 }
@@ -231,15 +231,15 @@ static int sw_child_record(struct tracecmd_input *handle, struct tep_record *rec
 		ev.now = sw_field(r, r->now[t], rec);
 		ev.have |= SW_RE_NOW;
 	}
-	if (t == SW_RE_START) {
+	if (t == SW_EV_START) {
 		ev.expires = sw_field(r, r->expires, rec);
 		ev.flags = sw_field(r, r->flags, rec);
-		ev.have |= SW_RE_FLAGS;
+		ev.have |= SW_EVF_IDX;
 		if (r->bucket) {
 			ev.kclk = sw_field(r, r->bucket, rec);
-			ev.have |= SW_RE_BUCKET;
+			ev.have |= SW_EVF_BUCKET;
 		}
-	} else if (t == SW_RE_EXPIRE) {
+	} else if (t == SW_EV_EXPIRE) {
 		ev.kclk = sw_field(r, r->baseclk, rec);
 	}
 	sw_send_ev(r, &ev);
@@ -337,15 +337,15 @@ static void sw_child(const char *path, int fd)
 		found++;
 		r.id[t] = e->id;
 		r.timer[t] = sw_need_field(&r, e, "timer");
-		if (t != SW_RE_CANCEL) {
+		if (t != SW_EV_CANCEL) {
 			r.fn[t] = sw_need_field(&r, e, "function");
 			r.now[t] = sw_need_field(&r, e, "now");
 		}
-		if (t == SW_RE_START) {
+		if (t == SW_EV_START) {
 			r.expires = sw_need_field(&r, e, "expires");
 			r.flags = sw_need_field(&r, e, "flags");
 			r.bucket = tep_find_field(e, "bucket_expiry");
-		} else if (t == SW_RE_EXPIRE) {
+		} else if (t == SW_EV_EXPIRE) {
 			r.baseclk = sw_need_field(&r, e, "baseclk");
 		}
 	}

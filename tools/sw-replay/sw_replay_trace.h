@@ -9,19 +9,16 @@
 #include <stddef.h>
 #include <linux/types.h>
 
-/* sw_replay_ev::type */
-enum {
-	SW_RE_START, SW_RE_CANCEL, SW_RE_EXPIRE,
-	/* The CPU's own: TIMER_SOFTIRQ's entry and exit, its idle */
-	SW_RE_SOFTIRQ_ENTRY, SW_RE_SOFTIRQ_EXIT, SW_RE_IDLE_ENTER, SW_RE_IDLE_EXIT,
-};
+#include "sw_event.h"
 
-/* sw_replay_ev::have */
-#define SW_RE_NOW	0x1U	/* @now: jiffies, from the event's own field */
-#define SW_RE_BUCKET	0x2U	/* @kclk of a start is its bucket_expiry (6.8 on) */
-#define SW_RE_FLAGS	0x4U	/* @flags: the timer's flags with the bucket index */
-#define SW_RE_BASE_IDLE	0x8U	/* an idle event from 6.12's timer_base_idle, not cpu_idle */
-#define SW_RE_EARLIEST	0x10U	/* @expires of a softirq_entry: the earliest jiffies it ran at */
+/*
+ * sw_replay_ev::have: the events' SW_EVF_* (%SW_EVF_BUCKET: @kclk is the
+ * bucket_expiry), and the reader's own: %SW_RE_NOW, @now holds jiffies
+ * from the event's own field; %SW_RE_BASE_IDLE, an idle event from 6.12's
+ * timer_base_idle, not cpu_idle
+ */
+#define SW_RE_NOW	SW_EVF_OWN
+#define SW_RE_BASE_IDLE	(SW_EVF_OWN << 1)
 
 /**
  * struct sw_replay_ev - one timer event of the trace, fields by name
@@ -29,14 +26,14 @@ enum {
  * @timer:	timer_list address, an identity
  * @fn:		the timer's function (start, expire_entry)
  * @expires:	start: the expiry; softirq_entry: the earliest jiffies it ran
- *		at, if %SW_RE_EARLIEST
- * @kclk:	start: bucket_expiry if %SW_RE_BUCKET; expire_entry: baseclk
+ *		at, if %SW_EVF_EARLIEST
+ * @kclk:	start: bucket_expiry if %SW_EVF_BUCKET; expire_entry: baseclk
  * @now:	jiffies if %SW_RE_NOW
- * @flags:	start: the timer's flags
+ * @flags:	start: the timer's flags, with the bucket index if %SW_EVF_IDX
  * @cpu:	the CPU the event was recorded on; of an idle event, the CPU
  *		it names
- * @type:	SW_RE_START .. SW_RE_IDLE_EXIT
- * @have:	SW_RE_*
+ * @type:	enum sw_ev_type
+ * @have:	SW_EVF_*, SW_RE_*
  */
 struct sw_replay_ev {
 	u64	ts;
