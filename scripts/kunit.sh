@@ -108,18 +108,17 @@ for k in "${kernels[@]}"; do
 	if [ "$k" = user ]; then
 		sw_need_packages build-essential valgrind
 		sw_kunit_user_run "$log" || bad+=("$k")
-		echo "kunit: $k took $((SECONDS - start)) s"
-		continue
+	else
+		# Each series' kernel tree, prepared and synced once for its kernels
+		series=$(sw_kunit_series "$k")
+		if [ -z "${trees[$series]:-}" ]; then
+			sw_need_kernel_build
+			sw_lock_kernel_trees
+			trees[$series]=$(sw_kernel_tree "$series") || exit 1
+		fi
+		sw_kunit_run "$k" "${trees[$series]}" "$log" || bad+=("$k")
+		sw_kunit_count "$log"
 	fi
-	# Each series' kernel tree, prepared and synced once for its kernels
-	series=$(sw_kunit_series "$k")
-	if [ -z "${trees[$series]:-}" ]; then
-		sw_need_kernel_build
-		sw_lock_kernel_trees
-		trees[$series]=$(sw_kernel_tree "$series") || exit 1
-	fi
-	sw_kunit_run "$k" "${trees[$series]}" "$log" || bad+=("$k")
-	sw_kunit_count "$log"
 	echo "kunit: $k took $((SECONDS - start)) s"
 done
 if [ ${#bad[@]} -ne 0 ]; then

@@ -151,7 +151,7 @@ static void sw_mirror_build_wheel(struct sw_mirror *m, const struct sw_geometry 
  * @nr_slots:	CPUs; events from others are classified without a slot
  * @defaults:	true: the default wheels, seed, mainline and classic at
  *		@khz and at 100, 250 and 1000 (9, or 12 at HZ 300), as
- *		sw_mirror_init() sets up; false: only the kernel's wheel,
+ *		sw_mirror_setup() sets up by default; false: only the kernel's wheel,
  *		mainline at @khz, which the differential and the softirq
  *		differential need, and room for %SW_MIRROR_MAX_WHEELS - 1
  *		more (a sweep of geometries)
@@ -239,7 +239,7 @@ int sw_mirror_setup(struct sw_mirror *m, const struct sw_mirror_config *cfg)
 }
 
 /**
- * sw_mirror_nr_default_wheels - how many wheels sw_mirror_init() sets up
+ * sw_mirror_nr_default_wheels - how many default wheels sw_mirror_setup() sets up
  * @khz:	the kernel's HZ
  *
  * Return: 9, seed, mainline and classic at 100, 250 and 1000; 12 when
@@ -253,25 +253,6 @@ unsigned int sw_mirror_nr_default_wheels(unsigned int khz)
 	for (i = 0; i < ARRAY_SIZE(sw_mirror_vhz); i++)
 		nr_hz += sw_mirror_vhz[i] != khz;
 	return nr_hz * SW_WHEEL_NR_KINDS;
-}
-
-/**
- * sw_mirror_init - set up a mirror with no records, and the default wheels
- * @m:		the mirror
- * @khz:	the kernel's HZ: 100, 250, 300 or 1000
- * @now:	jiffies; the wheels' clocks start there
- * @slots:	one per CPU, for the cancel each CPU's next event decides
- * @nr_slots:	CPUs; events from others are classified without a slot
- *
- * sw_mirror_init_wheels() with the defaults: seed, mainline and classic
- * at @khz and at 100, 250 and 1000.
- *
- * Return: 0, or -EINVAL for a HZ the core has no geometry for.
- */
-int sw_mirror_init(struct sw_mirror *m, unsigned int khz, unsigned long now,
-		   struct sw_mirror_rec **slots, unsigned int nr_slots)
-{
-	return sw_mirror_init_wheels(m, khz, now, slots, nr_slots, true);
 }
 
 /**

@@ -445,8 +445,6 @@ struct sw_mirror_config {
 };
 
 int sw_mirror_setup(struct sw_mirror *m, const struct sw_mirror_config *cfg);
-int sw_mirror_init(struct sw_mirror *m, unsigned int khz, unsigned long now,
-		   struct sw_mirror_rec **slots, unsigned int nr_slots);
 int sw_mirror_init_wheels(struct sw_mirror *m, unsigned int khz, unsigned long now,
 			  struct sw_mirror_rec **slots, unsigned int nr_slots, bool defaults);
 int sw_mirror_add_wheel(struct sw_mirror *m, const struct sw_geometry *geo);
