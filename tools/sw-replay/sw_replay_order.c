@@ -18,6 +18,7 @@
 #include <linux/kernel.h>
 
 #include "sw_order.h"
+#include "sw_replay_exit.h"
 #include "sw_replay_order.h"
 
 /* The merge's view of a trace event */
@@ -87,17 +88,13 @@ void sw_replay_order(struct sw_replay_trace *t, size_t *timer_of, size_t nr_time
 		if (t->evs[i].cpu + 1U > nr_cpus)
 			nr_cpus = t->evs[i].cpu + 1U;
 	}
-	timers = calloc(nr_timers + 1, sizeof(*timers));
-	oev = calloc(t->nr + 1, sizeof(*oev));
-	from = calloc(t->nr + 1, sizeof(*from));
-	perm = calloc(t->nr + 1, sizeof(*perm));
-	cpu = calloc(nr_cpus, sizeof(*cpu));
-	streams = calloc(nr_cpus, sizeof(*streams));
-	at = calloc(nr_cpus, sizeof(*at));
-	if (!timers || !oev || !from || !perm || !cpu || !streams || !at) {
-		fprintf(stderr, "sw-replay: out of memory\n");
-		exit(2);
-	}
+	timers = sw_replay_calloc(nr_timers + 1, sizeof(*timers));
+	oev = sw_replay_calloc(t->nr + 1, sizeof(*oev));
+	from = sw_replay_calloc(t->nr + 1, sizeof(*from));
+	perm = sw_replay_calloc(t->nr + 1, sizeof(*perm));
+	cpu = sw_replay_calloc(nr_cpus, sizeof(*cpu));
+	streams = sw_replay_calloc(nr_cpus, sizeof(*streams));
+	at = sw_replay_calloc(nr_cpus, sizeof(*at));
 	/*
 	 * Each CPU's events together, in their order: CPU c's from at[c] on;
 	 * a stream for each CPU that has any, in the CPUs' order
