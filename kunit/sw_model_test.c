@@ -296,7 +296,7 @@ static void sw_model_random_ops_match_reference(struct kunit *test)
 			sw_timer_init(&m.timers[i].timer, i % 4 ? 0 : SW_TIMER_DEFERRABLE);
 		}
 
-		for (op = 0; op < SW_MODEL_OPS; op++) {
+		for (op = 0; op < sw_test_ops(SW_MODEL_OPS); op++) {
 			u32 r = prandom_u32_state(&m.rnd);
 			struct sw_model_timer *mt = &m.timers[(r >> 8) % SW_MODEL_TIMERS];
 

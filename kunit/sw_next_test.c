@@ -210,7 +210,7 @@ static void sw_next_cache_matches_scan(struct kunit *test)
 		jump_bits = sw_next_classic(r.base) ? 14 : 26;
 		sw_next_check(&r, "init");
 
-		for (op = 0; op < SW_NEXT_OPS; op++) {
+		for (op = 0; op < sw_test_ops(SW_NEXT_OPS); op++) {
 			u32 a = prandom_u32_state(&r.rnd);
 			struct sw_timer *t = &r.timers[(a >> 8) % SW_NEXT_TIMERS];
 			unsigned long clk = r.base->clk;

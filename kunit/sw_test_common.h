@@ -58,6 +58,27 @@ const void *sw_test_gen_grid_all_params(const void *prev, char *desc);
 const void *sw_test_gen_grid_sample_params(const void *prev, char *desc);
 int sw_test_spec(const struct sw_test_param *param, char *buf, size_t size);
 
+/*
+ * The random-operation suites (shadow_wheel_model, shadow_wheel_next_cache,
+ * shadow_wheel_mirror_model) run all their operations everywhere but on a
+ * kernel built with KASAN, the debug kernel: there they run one in
+ * %SW_TEST_KASAN_SHARE, the same paths checked for memory errors and lock
+ * misuse, where each operation costs some ten times more under QEMU. The
+ * full count runs on every other kernel of the matrix and in user space,
+ * under the sanitizers and valgrind (docs/testing.rst).
+ */
+#ifdef CONFIG_KASAN
+#define SW_TEST_KASAN_SHARE	8
+#else
+#define SW_TEST_KASAN_SHARE	1
+#endif
+
+/* How many of @n operations a random-operation suite runs on this kernel */
+static inline unsigned long sw_test_ops(unsigned long n)
+{
+	return n / SW_TEST_KASAN_SHARE;
+}
+
 /* The clocks a wheel is started at: 0, INITIAL_JIFFIES, and at the wrap */
 #define SW_TEST_NR_CLOCKS	4
 unsigned long sw_test_clock(const struct sw_test_param *param, unsigned int i);
