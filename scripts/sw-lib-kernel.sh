@@ -54,33 +54,33 @@ sw_kernel_source()
 # shellcheck disable=SC2034 # used by the scripts that source this
 SW_KERNELS="uml hz250 hz1000 uml612"
 
-# kunit.py's configuration arguments for one kernel
+# kunit.py's configuration arguments for one kernel: the suites'
+# .kunitconfig, what no kernel needs left out (slim.config), and the
+# kernel's own
 sw_kunit_args()
 {
-	local cfg="$SW_ROOT/scripts/configs"
+	local cfg="$SW_ROOT/scripts/configs" own
 
 	case "$1" in
 	uml|uml612)
-		echo "--kunitconfig=$SW_ROOT/kunit/.kunitconfig --kunitconfig=$cfg/uml.config"
+		own="--kunitconfig=$cfg/uml.config"
 		;;
 	hz250)
-		echo "--arch=x86_64 --kunitconfig=$SW_ROOT/kunit/.kunitconfig" \
-		     "--kunitconfig=$cfg/vm.config --kunitconfig=$cfg/debug.config" \
-		     "--kconfig_add CONFIG_HZ_250=y"
+		own="--arch=x86_64 --kunitconfig=$cfg/vm.config --kunitconfig=$cfg/debug.config"
+		own+=" --kconfig_add CONFIG_HZ_250=y"
 		;;
 	hz1000)
-		echo "--arch=x86_64 --kunitconfig=$SW_ROOT/kunit/.kunitconfig" \
-		     "--kunitconfig=$cfg/vm.config --kconfig_add CONFIG_HZ_1000=y"
+		own="--arch=x86_64 --kunitconfig=$cfg/vm.config --kconfig_add CONFIG_HZ_1000=y"
 		;;
 	kcsan)
-		echo "--arch=x86_64 --kunitconfig=$SW_ROOT/kunit/.kunitconfig" \
-		     "--kunitconfig=$cfg/vm.config --kunitconfig=$cfg/kcsan.config" \
-		     "--kconfig_add CONFIG_HZ_250=y"
+		own="--arch=x86_64 --kunitconfig=$cfg/vm.config --kunitconfig=$cfg/kcsan.config"
+		own+=" --kconfig_add CONFIG_HZ_250=y"
 		;;
 	*)
 		return 1
 		;;
 	esac
+	echo "--kunitconfig=$SW_ROOT/kunit/.kunitconfig --kunitconfig=$cfg/slim.config $own"
 }
 
 # The linux-source series a kernel is built from
