@@ -13,8 +13,16 @@
 #             variables filled with a pattern, under AddressSanitizer +
 #             UndefinedBehaviorSanitizer and under valgrind memcheck
 #             (kunit/user/)
-#   all       the five in turn (default)
+#   all       the five (default): the kernels in turn, and user beside
+#             them (it needs no kernel and keeps one core busy for minutes,
+#             while a kernel's run under QEMU leaves the other mostly
+#             idle), its output shown after theirs
 # (see SW_KERNELS in sw-lib-kernel.sh)
+#
+#   scripts/kunit.sh [--build] [K|all]...
+#
+# --build builds the kernels and runs nothing (user space is not built):
+# make check builds them so beside the stages that need no kernel of ours.
 #
 # Each kernel is built once into $SW_CACHE/build/<source version>-<kernel>-<config hash>;
 # a rerun rebuilds only what changed. kunit.py's own output, with its summary,
@@ -25,8 +33,22 @@ set -u
 
 usage()
 {
-	echo "usage: $0 [user|uml|hz250|hz1000|uml612|all]..." >&2
+	echo "usage: $0 [--build] [user|uml|hz250|hz1000|uml612|all]..." >&2
 	exit 2
+}
+
+# kunit.py's command $3 (build, run) for the kernel $1 in the tree $2, as
+# configured and built for it, with the options "$@" after those
+sw_kunit_py()
+{
+	local kernel=$1 tree=$2 cmd=$3 args
+
+	shift 3
+	args=$(sw_kunit_args "$kernel")
+	# shellcheck disable=SC2086
+	(cd "$tree" && python3 tools/testing/kunit/kunit.py "$cmd" $args \
+		--build_dir="$(sw_kunit_build_dir "$kernel")" \
+		--make_options CC="ccache gcc" --jobs="$SW_JOBS" "$@")
 }
 
 # A QEMU kernel whose run failed on a stale int3 of multi-threaded TCG
@@ -34,18 +56,14 @@ usage()
 # is run again single-threaded, its first run's console kept beside it
 sw_kunit_run()
 {
-	local kernel=$1 tree=$2 log=$3 args build accel rc
+	local kernel=$1 tree=$2 log=$3 build accel rc
 
-	args=$(sw_kunit_args "$kernel")
 	build=$(sw_kunit_build_dir "$kernel")
 	mkdir -p "$build"
 	for accel in tcg tcg,thread=single; do
 		sw_log "kunit: $kernel in $build (-accel $accel)"
-		# shellcheck disable=SC2086
-		(cd "$tree" && python3 tools/testing/kunit/kunit.py run $args \
-			--build_dir="$build" \
-			--make_options CC="ccache gcc" --jobs="$SW_JOBS" --timeout=900 \
-			--qemu_args="-accel $accel -smp 2") 2>&1 | tee "$log"
+		sw_kunit_py "$kernel" "$tree" run --timeout=900 \
+			--qemu_args="-accel $accel -smp 2" 2>&1 | tee "$log"
 		rc=${PIPESTATUS[0]}
 		if [ "$rc" -eq 0 ] || [ ! -f "$build/test.log" ] ||
 		   ! sw_vm_stale_int3 "$build/test.log"; then
@@ -60,10 +78,12 @@ sw_kunit_run()
 }
 
 # The suites in user space, once under the sanitizers and once under
-# valgrind; each run closes with "kunit-user: P passed, F failed"
+# valgrind, the output of each run in $1; each run closes with
+# "kunit-user: P passed, F failed", and all with "kunit: user: P passed,
+# F failed" and "kunit: user took N s"
 sw_kunit_user_run()
 {
-	local log=$1 target rc=0 line
+	local log=$1 target rc=0 line p=0 f=0 start=$SECONDS
 
 	for target in run-asan run-valgrind; do
 		sw_log "kunit: user space, $target"
@@ -72,10 +92,26 @@ sw_kunit_user_run()
 		line=$(grep -E '^kunit-user: [0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
 		# A run that died before its last line failed as a whole
 		[ -n "$line" ] || line="kunit-user: 0 passed, 1 failed"
-		passed=$((passed + $(echo "$line" | awk '{print $2}')))
-		failed=$((failed + $(echo "$line" | awk '{print $4}')))
+		p=$((p + $(echo "$line" | awk '{print $2}')))
+		f=$((f + $(echo "$line" | awk '{print $4}')))
 	done
-	return $rc
+	[ "$rc" -eq 0 ] || [ "$f" -gt 0 ] || f=1
+	echo "kunit: user: $p passed, $f failed"
+	echo "kunit: user took $((SECONDS - start)) s"
+}
+
+# Add the counts of the user-space run whose output is $1 to passed and
+# failed; fails if a test failed or the run has no closing line
+sw_kunit_user_count()
+{
+	local line p f
+
+	line=$(grep -E '^kunit: user: [0-9]+ passed, [0-9]+ failed$' "$1" | tail -n 1)
+	[ -n "$line" ] || line="kunit: user: 0 passed, 1 failed"
+	read -r _ _ p _ f _ <<< "$line"
+	passed=$((passed + p))
+	failed=$((failed + f))
+	[ "$f" -eq 0 ]
 }
 
 # Add up kunit.py's summary line: "Ran N tests: passed: P, failed: F, crashed: C"
@@ -89,38 +125,69 @@ sw_kunit_count()
 	failed=$((failed + $(echo "$line" | grep -o 'crashed: [0-9]*' | grep -o '[0-9]*$' || echo 0)))
 }
 
-sw_options -- "$@"
+build=
+sw_options build -- "$@"
 shift "$sw_optind"
 kernels=("$@")
 [ ${#kernels[@]} -eq 0 ] && kernels=(all)
 # shellcheck disable=SC2206
 [ "${kernels[*]}" = all ] && kernels=(user $SW_KERNELS)
+[ -n "$build" ] && mapfile -t kernels < <(printf '%s\n' "${kernels[@]}" | grep -vx user)
 for k in "${kernels[@]}"; do
 	[ "$k" = user ] || sw_kunit_args "$k" >/dev/null || usage
 done
 
 log=$(mktemp)
-sw_rm_at_exit "$log"
-bad=() passed=0 failed=0
+user_log=$(mktemp)
+user_out=$(mktemp)
+sw_rm_at_exit "$log" "$user_log" "$user_out"
+bad=() passed=0 failed=0 user_pid=
 declare -A trees
+# The user-space run keeps one core busy for minutes and needs no kernel:
+# with kernels to run, it runs beside them, its output shown at the end
+if [[ " ${kernels[*]} " == *" user "* ]]; then
+	sw_need_packages build-essential valgrind
+	if [ ${#kernels[@]} -gt 1 ]; then
+		sw_kunit_user_run "$user_log" >"$user_out" 2>&1 &
+		user_pid=$!
+		sw_log "kunit: user space runs beside the kernels, its output at the end"
+	fi
+fi
 for k in "${kernels[@]}"; do
-	start=$SECONDS
 	if [ "$k" = user ]; then
-		sw_need_packages build-essential valgrind
-		sw_kunit_user_run "$log" || bad+=("$k")
-	else
-		# Each series' kernel tree, prepared and synced once for its kernels
-		series=$(sw_kunit_series "$k")
-		if [ -z "${trees[$series]:-}" ]; then
-			sw_need_kernel_build
-			sw_lock_kernel_trees
-			trees[$series]=$(sw_kernel_tree "$series") || exit 1
+		if [ -z "$user_pid" ]; then
+			sw_kunit_user_run "$user_log" | tee "$user_out"
+			sw_kunit_user_count "$user_out" || bad+=("$k")
 		fi
+		continue
+	fi
+	start=$SECONDS
+	# Each series' kernel tree, prepared and synced once for its kernels
+	series=$(sw_kunit_series "$k")
+	if [ -z "${trees[$series]:-}" ]; then
+		sw_need_kernel_build
+		sw_lock_kernel_trees
+		trees[$series]=$(sw_kernel_tree "$series") || exit 1
+	fi
+	if [ -n "$build" ]; then
+		sw_log "kunit: building $k in $(sw_kunit_build_dir "$k")"
+		sw_kunit_py "$k" "${trees[$series]}" build || bad+=("$k")
+	else
 		sw_kunit_run "$k" "${trees[$series]}" "$log" || bad+=("$k")
 		sw_kunit_count "$log"
 	fi
 	echo "kunit: $k took $((SECONDS - start)) s"
 done
+if [ -n "$user_pid" ]; then
+	wait "$user_pid"
+	cat "$user_out"
+	sw_kunit_user_count "$user_out" || bad+=(user)
+fi
+if [ -n "$build" ]; then
+	[ ${#bad[@]} -eq 0 ] || { sw_log "kunit: building FAILED: ${bad[*]}"; exit 1; }
+	sw_log "kunit: built ${kernels[*]}"
+	exit 0
+fi
 if [ ${#bad[@]} -ne 0 ]; then
 	sw_log "kunit: FAILED on ${bad[*]}"
 	echo "kunit: $passed passed, $((failed > 0 ? failed : 1)) failed"
