@@ -12,10 +12,14 @@
 #   debug           our x86_64 HZ=250 debug kernel (lockdep, KASAN, kmemleak...)
 #   all             the whole matrix in turn (default; SW_VM_KERNELS in sw-lib-vm.sh)
 #
-#   scripts/selftests.sh [--smp N] [K|all]...
+#   scripts/selftests.sh [--smp N] [--jobs N] [K|all]...
 #
 # --smp N boots the guests with N CPUs (default 2; docs/testing.rst names
-# the many-CPU runs).
+# the many-CPU runs). --jobs N runs N kernels at once (default
+# SW_SELFTESTS_JOBS, 2): a guest spends most of a run waiting for its
+# timers, so two of them share this machine's two cores and the matrix
+# takes about half the time. Each kernel's output is shown whole when it
+# ends, kernels in the order they end.
 # The selftests are built with their Makefile in a scratch copy of the repo;
 # for each kernel the module is built for it, the built selftests directory
 # goes into the guest as /selftests and /selftests/run.sh runs them there, the
@@ -68,7 +72,7 @@ sw_hotplug_test CONFIG_HOTPLUG_CPU cpus=2
 
 usage()
 {
-	echo "usage: $0 [--smp N] [K|all]..., K: $SW_VM_KERNELS $SW_VM_EXTRA_KERNELS" >&2
+	echo "usage: $0 [--smp N] [--jobs N] [K|all]..., K: $SW_VM_KERNELS $SW_VM_EXTRA_KERNELS" >&2
 	exit 2
 }
 
@@ -376,8 +380,50 @@ sw_selftests_keep()
 	done < <(sed -n 's/^\(# \)*\(not ok [0-9]* .*\)/\2/p' "$log" | sort -u)
 }
 
+# Run the kernels of $@ as children of this script, $jobs at once, each on
+# the selftests built in $built; each child's output shown whole as it
+# ends. Adds its counts to passed and failed, and the kernels that failed
+# to bad
+sw_selftests_jobs()
+{
+	local k pid out line
+	local -A outs=()
+
+	for k in "$@"; do
+		while [ "$(jobs -pr | wc -l)" -ge "$jobs" ]; do
+			wait -n
+		done
+		out=$work/$k.out
+		SW_SELFTESTS_BUILT=$built "$0" --smp "$smp" --jobs 1 "$k" >"$out" 2>&1 &
+		outs[$!]=$out
+	done
+	while [ ${#outs[@]} -gt 0 ]; do
+		wait -n -p pid
+		out=${outs[$pid]}
+		unset "outs[$pid]"
+		grep -v -E '^selftests: [0-9]+ passed, [0-9]+ failed$' "$out"
+		line=$(grep -E '^selftests: [0-9]+ passed, [0-9]+ failed$' "$out" | tail -n 1)
+		# A child that died before its last line failed as a whole
+		[ -n "$line" ] || line="selftests: 0 passed, 1 failed"
+		read -r _ p _ f _ <<< "$line"
+		passed=$((passed + p))
+		failed=$((failed + f))
+		[ "$f" -eq 0 ] || bad+=("$(basename "$out" .out)")
+	done
+}
+
+# The children still running, stopped (the script ends on a signal)
+sw_selftests_stop_jobs()
+{
+	local pids
+
+	mapfile -t pids < <(jobs -pr)
+	[ ${#pids[@]} -eq 0 ] || kill "${pids[@]}" 2>/dev/null
+}
+
 smp=2
-sw_options 'smp=[1-9][0-9]*' -- "$@"
+jobs=${SW_SELFTESTS_JOBS:-2}
+sw_options 'smp=[1-9][0-9]*' 'jobs=[1-9][0-9]*' -- "$@"
 shift "$sw_optind"
 kernels=("$@")
 [ ${#kernels[@]} -eq 0 ] && kernels=(all)
@@ -391,12 +437,20 @@ sw_need_vm
 work=$(mktemp -d)
 sw_rm_at_exit "$work"
 passed=0 failed=0 skipped=0 bad=() failures=() stale_int3=()
-if ! built=$(sw_selftests_build "$work"); then
+built=${SW_SELFTESTS_BUILT:-}
+if [ -z "$built" ] && ! built=$(sw_selftests_build "$work"); then
 	sw_log "selftests: cannot build the selftests: nothing ran"
 	echo "selftests: 0 passed, 1 failed"
 	exit 1
 fi
-for k in "${kernels[@]}"; do
+# The kernels this process runs itself: none when its children do
+serial=("${kernels[@]}")
+if [ "$jobs" -gt 1 ] && [ ${#kernels[@]} -gt 1 ]; then
+	sw_at_exit sw_selftests_stop_jobs
+	sw_selftests_jobs "${kernels[@]}"
+	serial=()
+fi
+for k in "${serial[@]}"; do
 	start=$SECONDS
 	sw_selftests_run "$k" "$built" "$work/console.log" "${SW_SELFTESTS:-}"
 	[ -n "${SW_SELFTESTS:-}" ] || [ -z "$SW_SELFTESTS_SINGLE_TCG" ] ||
