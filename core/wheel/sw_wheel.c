@@ -683,6 +683,17 @@ static unsigned long sw_first_due_in_by(struct sw_base *base, unsigned long now)
 	return sw_first_due_in(base);
 }
 
+/*
+ * sw_forward_clock() on a non-cascading wheel: its own function, which
+ * leaves the classic wheel's test inline in its ticks
+ */
+static noinline void sw_forward_wheel(struct sw_base *base, unsigned long now)
+{
+	unsigned long first = sw_first_due_in_by(base, now);
+
+	base->clk += min(first, now - base->clk);
+}
+
 /**
  * sw_forward_clock - move an idle wheel's clock forward without running it
  * @base:	the wheel
@@ -696,8 +707,6 @@ static unsigned long sw_first_due_in_by(struct sw_base *base, unsigned long now)
  */
 void sw_forward_clock(struct sw_base *base, unsigned long now)
 {
-	unsigned long first;
-
 	if (!sw_time_after(now, base->clk))
 		return;
 	if (sw_wheel_is_classic(&base->geo)) {
@@ -705,8 +714,7 @@ void sw_forward_clock(struct sw_base *base, unsigned long now)
 			base->clk = now;
 		return;
 	}
-	first = sw_first_due_in_by(base, now);
-	base->clk += min(first, now - base->clk);
+	sw_forward_wheel(base, now);
 }
 
 static void sw_tick_add_list(struct sw_tick *tick, struct hlist_head *bucket)
@@ -778,6 +786,48 @@ static inline void sw_next_expired(struct sw_base *base, unsigned long clk)
 	}
 }
 
+/*
+ * sw_collect_tick() on a non-cascading wheel, which skips the ticks with
+ * nothing due; its own function, which leaves the classic wheel's ticks
+ * the few registers they need
+ */
+static noinline void sw_collect_wheel(struct sw_base *base, unsigned long now,
+				      struct sw_tick *tick)
+{
+	const struct sw_geometry *geo = &base->geo;
+	unsigned int mask = sw_lvl_size(geo) - 1;
+	unsigned long clk_mask = BIT(geo->clk_shift) - 1;
+	unsigned long lvl_clk, first;
+	unsigned int lvl;
+
+	first = sw_first_due_in(base);
+	/* A bound below the first due tick will do, unless the clock must jump */
+	if (first <= now - base->clk && base->clk != now)
+		first = sw_first_due_in_by(base, now);
+	if (first > now - base->clk) {
+		/* Nothing due up to @now */
+		tick->clk = now;
+		base->clk = now + 1;
+		return;
+	}
+	base->clk += first;
+	tick->clk = base->clk;
+	lvl_clk = base->clk;
+	for (lvl = 0; lvl < geo->depth; lvl++) {
+		unsigned int idx = sw_lvl_offs(geo, lvl) + (lvl_clk & mask);
+		bool last = lvl == geo->depth - 1;
+
+		sw_collect_bucket(base, tick, idx, last);
+		sw_collect_bucket(base, tick, idx + SW_DEFERRABLE_OFFSET, last);
+		/* The next level is looked at every 2^clk_shift ticks of this one */
+		if (lvl_clk & clk_mask)
+			break;
+		lvl_clk >>= geo->clk_shift;
+	}
+	sw_next_expired(base, tick->clk);
+	base->clk++;
+}
+
 /**
  * sw_collect_tick - collect the timers of the next tick that has any
  * @base:	the wheel
@@ -803,19 +853,13 @@ static inline void sw_next_expired(struct sw_base *base, unsigned long clk)
  */
 bool sw_collect_tick(struct sw_base *base, unsigned long now, struct sw_tick *tick)
 {
-	const struct sw_geometry *geo = &base->geo;
-	unsigned int mask = sw_lvl_size(geo) - 1;
-	unsigned long clk_mask = BIT(geo->clk_shift) - 1;
-	unsigned long lvl_clk, first;
-	unsigned int lvl;
-
 	if (sw_time_after(base->clk, now))
 		return false;
 	tick->base = base;
 	tick->nr_lists = 0;
 	tick->cascaded = 0;
 	tick->nr_cascades = 0;
-	if (sw_wheel_is_classic(geo)) {
+	if (sw_wheel_is_classic(&base->geo)) {
 		sw_forward_clock(base, now);
 		tick->clk = base->clk;
 		sw_classic_collect(base, tick);
@@ -823,32 +867,7 @@ bool sw_collect_tick(struct sw_base *base, unsigned long now, struct sw_tick *ti
 		base->clk++;
 		return true;
 	}
-	first = sw_first_due_in(base);
-	/* A bound below the first due tick will do, unless the clock must jump */
-	if (first <= now - base->clk && base->clk != now)
-		first = sw_first_due_in_by(base, now);
-	if (first > now - base->clk) {
-		/* Nothing due up to @now */
-		tick->clk = now;
-		base->clk = now + 1;
-		return true;
-	}
-	base->clk += first;
-	tick->clk = base->clk;
-	lvl_clk = base->clk;
-	for (lvl = 0; lvl < geo->depth; lvl++) {
-		unsigned int idx = sw_lvl_offs(geo, lvl) + (lvl_clk & mask);
-		bool last = lvl == geo->depth - 1;
-
-		sw_collect_bucket(base, tick, idx, last);
-		sw_collect_bucket(base, tick, idx + SW_DEFERRABLE_OFFSET, last);
-		/* The next level is looked at every 2^clk_shift ticks of this one */
-		if (lvl_clk & clk_mask)
-			break;
-		lvl_clk >>= geo->clk_shift;
-	}
-	sw_next_expired(base, tick->clk);
-	base->clk++;
+	sw_collect_wheel(base, now, tick);
 	return true;
 }
 
