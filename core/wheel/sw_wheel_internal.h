@@ -49,9 +49,12 @@ static inline void sw_set_placement(struct sw_timer *timer, unsigned int how)
 	timer->flags = (timer->flags & ~SW_TIMER_PLACEMENT) | how;
 }
 
-/* Link @timer into bucket @idx, to run at @bucket_expiry */
+/*
+ * Link @timer into bucket @idx, to run at @bucket_expiry; @idx as wide as
+ * the arm path computes it, which then needs no widening for the address
+ */
 static inline void sw_bucket_add(struct sw_base *base, struct sw_timer *timer,
-				 unsigned int idx, unsigned long bucket_expiry)
+				 unsigned long idx, unsigned long bucket_expiry)
 {
 	hlist_add_head(&timer->entry, base->vectors + idx);
 	timer->idx = idx;
@@ -135,11 +138,13 @@ static inline unsigned int sw_idx_half(unsigned int idx)
  * (whatever the old one was, nothing pending comes due before it). On a
  * non-cascading wheel a half with none pending is no exception: @due is
  * less than a revolution after the clock, its next_expiry (the hint)
- * farther, and the flag is not asked.
+ * farther, and the flag is not asked. Unlikely: with timers pending, a
+ * new one seldom comes first, and the arm path is laid out straight
+ * through.
  */
 static inline void sw_next_lower(struct sw_base *base, unsigned int half, unsigned long due)
 {
-	if (sw_time_before(due, base->next_expiry[half]))
+	if (unlikely(sw_time_before(due, base->next_expiry[half])))
 		sw_next_set(base, half, due);
 }
 
