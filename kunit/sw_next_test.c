@@ -299,10 +299,11 @@ SW_TEST_SUITE(sw_next_suite, "shadow_wheel_next_cache",
  * ULONG_MAX ticks from the clock (the last two are in the past as the
  * clock's wrap reads them), with the clock on either side of the wraps of
  * unsigned long and of long, reached by starting there or by an empty
- * wheel idling there from far behind. Its placement, each half's cached
- * next expiry, the lookup and the tick it runs at are held to the contract
- * (sw_test_expect(), sw_test_bucket(), sw_test_look_at()), not to what a
- * wheel happened to answer.
+ * wheel idling there from far behind; and on the widest wheels, from a
+ * clock that ticks of one timer at a time took far on. Its placement,
+ * each half's cached next expiry, the lookup and the tick it runs at are
+ * held to the contract (sw_test_expect(), sw_test_bucket(),
+ * sw_test_look_at()), not to what a wheel happened to answer.
  */
 
 static const unsigned long sw_bounds_deltas[] = {
@@ -324,6 +325,9 @@ static const struct sw_bounds_arrival {
 } sw_bounds_arrivals[] = {
 	{ "run 1 tick on", SW_BOUNDS_RUN, 1, 1 },
 	{ "run LONG_MAX ticks on, 3 times", SW_BOUNDS_RUN, LONG_MAX, 3 },
+	/* As far as sw_run() moves an idle wheel's clock without its ticks, and on */
+	{ "run LONG_MAX / 2 ticks on", SW_BOUNDS_RUN, LONG_MAX / 2, 1 },
+	{ "run LONG_MAX / 2 ticks on, twice", SW_BOUNDS_RUN, LONG_MAX / 2, 2 },
 	{ "forwarded LONG_MAX / 2 ticks, 3 times", SW_BOUNDS_FORWARD, LONG_MAX / 2, 3 },
 	{ "forwarded LONG_MAX ticks, twice", SW_BOUNDS_FORWARD, LONG_MAX, 2 },
 	{ "one tick collected 1 tick on", SW_BOUNDS_TICK, 1, 1 },
@@ -500,9 +504,8 @@ static void sw_bounds_check_runs(struct kunit *test, struct sw_base *base,
 	KUNIT_EXPECT_EQ_MSG(test, base->nr_pending, 0UL, "%s", bt->where);
 }
 
-/* Every delta, deferrable and not, from the clock of @base as @arrival left it */
-static void sw_bounds_every_delta(struct kunit *test, struct sw_base *base,
-				  const struct sw_bounds_arrival *arrival)
+/* Every delta, deferrable and not, from the clock of @base as @how brought it there */
+static void sw_bounds_every_delta(struct kunit *test, struct sw_base *base, const char *how)
 {
 	struct sw_bounds_timer *bt = kunit_kzalloc(test, sizeof(*bt), GFP_KERNEL);
 	struct sw_base *copy = kunit_kzalloc(test, sizeof(*copy), GFP_KERNEL);
@@ -515,8 +518,7 @@ static void sw_bounds_every_delta(struct kunit *test, struct sw_base *base,
 			/* An empty wheel holds no pointer into itself: a copy is a wheel */
 			memcpy(copy, base, sizeof(*base));
 			sw_timer_init(&bt->t.timer, deferrable ? SW_TIMER_DEFERRABLE : 0);
-			sw_bounds_set(test, copy, bt, sw_bounds_deltas[d],
-				      arrival ? arrival->name : "started there");
+			sw_bounds_set(test, copy, bt, sw_bounds_deltas[d], how);
 			sw_bounds_check_next(test, copy, bt, true);
 			sw_bounds_check_runs(test, copy, bt);
 		}
@@ -528,7 +530,8 @@ static void sw_bounds_one_timer_from_a_new_wheel(struct kunit *test)
 	unsigned int c;
 
 	for (c = 0; c < ARRAY_SIZE(sw_bounds_clocks); c++)
-		sw_bounds_every_delta(test, sw_test_new_base(test, sw_bounds_clocks[c]), NULL);
+		sw_bounds_every_delta(test, sw_test_new_base(test, sw_bounds_clocks[c]),
+				      "started there");
 }
 
 static void sw_bounds_one_timer_after_idling(struct kunit *test)
@@ -542,9 +545,59 @@ static void sw_bounds_one_timer_after_idling(struct kunit *test)
 
 			base = sw_test_new_base(test, sw_bounds_clocks[c] - a->hop * a->hops);
 			sw_bounds_idle(test, base, a);
-			sw_bounds_every_delta(test, base, a);
+			sw_bounds_every_delta(test, base, a->name);
 		}
 	}
+}
+
+/*
+ * The widest wheels a spec makes, a rule each: a revolution of
+ * 2^(BITS_PER_LONG - 2) ticks, the last level's shift 8 (depth - 1)
+ */
+#define SW_BOUNDS_WIDEST_DEPTH	((BITS_PER_LONG - 8) / 8 + 1)
+
+static const struct sw_test_param sw_bounds_widest[] = {
+	{ SW_WHEEL_SEED, 1000, 6, 8, SW_BOUNDS_WIDEST_DEPTH },
+	{ SW_WHEEL_MAINLINE, 1000, 6, 8, SW_BOUNDS_WIDEST_DEPTH },
+};
+
+static const void *sw_bounds_gen_widest(const void *prev, char *desc)
+{
+	const struct sw_test_param *next = prev ? (const struct sw_test_param *)prev + 1 :
+					   sw_bounds_widest;
+
+	if (next == sw_bounds_widest + ARRAY_SIZE(sw_bounds_widest))
+		return NULL;
+	sw_test_spec(next, desc, KUNIT_PARAM_DESC_SIZE);
+	return next;
+}
+
+/*
+ * A half with none pending while ticks of the other move the clock: two
+ * timers, each as far on as the wheel's range goes and run by sw_run(),
+ * take the clock most of LONG_MAX ticks on with no tick of nothing due
+ * between; a lookup finds none pending (the deferrable half not asked).
+ * Then every delta, deferrable or not, is held to the contract as from a
+ * wheel started there.
+ */
+static void sw_bounds_one_timer_after_far_ticks(struct kunit *test)
+{
+	const struct sw_test_param *param = test->param_value;
+	struct sw_base *base = sw_test_new_base(test, 0);
+	struct sw_test_timer *t = sw_test_timers(test, 1);
+	unsigned long expires, next;
+	struct sw_test_expect exp;
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		expires = base->clk + sw_test_timeout_max(param);
+		sw_test_expect(param, base->clk, expires, &exp);
+		KUNIT_ASSERT_EQ(test, sw_modify(base, &t->timer, expires), SW_MOD_ARMED);
+		KUNIT_ASSERT_EQ(test, sw_run(base, exp.run_at, sw_test_record, NULL), 1UL);
+		KUNIT_ASSERT_EQ(test, t->expired_at, exp.run_at);
+	}
+	KUNIT_ASSERT_FALSE(test, sw_next_expiry(base, &next));
+	sw_bounds_every_delta(test, base, "after two far ticks");
 }
 
 /*
@@ -578,6 +631,7 @@ SW_TEST_SUITE(sw_bounds_suite, "shadow_wheel_bounds",
 	      KUNIT_CASE_PARAM(sw_bounds_one_timer_from_a_new_wheel,
 			       sw_test_gen_grid_sample_params),
 	      KUNIT_CASE_PARAM(sw_bounds_one_timer_after_idling, sw_test_gen_grid_sample_params),
+	      KUNIT_CASE_PARAM(sw_bounds_one_timer_after_far_ticks, sw_bounds_gen_widest),
 	      KUNIT_CASE_PARAM(sw_bounds_one_timer_moved, sw_test_gen_grid_sample_params));
 
 kunit_test_suites(&sw_next_suite, &sw_bounds_suite);

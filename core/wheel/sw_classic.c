@@ -164,9 +164,17 @@ enum sw_modify_result sw_classic_modify(struct sw_base *base, struct sw_timer *t
 	else
 		base->nr_pending++;
 	sw_bucket_add(base, timer, idx, bucket_expiry);
-	/* next_timer, as internal_add_timer() kept it */
-	if (!(timer->flags & SW_TIMER_DEFERRABLE))
-		sw_next_lower(base, 0, bucket_expiry);
+	/*
+	 * next_timer, as internal_add_timer() kept it, which took any timer
+	 * while it counted none: here the flag is asked, as no hint is later
+	 * than every timer (they may be due as far as clk + LONG_MAX)
+	 */
+	if (!(timer->flags & SW_TIMER_DEFERRABLE)) {
+		if (sw_next_none(base, 0))
+			sw_next_set(base, 0, bucket_expiry);
+		else
+			sw_next_lower(base, 0, bucket_expiry);
+	}
 	return pending ? SW_MOD_REQUEUED : SW_MOD_ARMED;
 }
 

@@ -6,6 +6,7 @@
  * levels these shapes give are described at the top of sw_wheel.c.
  */
 
+#include <linux/build_bug.h>
 #include <linux/compiler.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
@@ -93,6 +94,9 @@ static const char * const sw_spec_rules[SW_WHEEL_CLASSIC] = {
  * 2^(bits + shift (depth - 1)) ticks, is at most 2^SW_SPEC_RANGE_BITS.
  */
 #define SW_SPEC_RANGE_BITS	(BITS_PER_LONG - 2)
+
+/* The hint of a half with none pending stays farther from the clock than that */
+static_assert(SW_NONE_AHEAD - SW_NONE_LOOK_AHEAD >= BIT(SW_SPEC_RANGE_BITS));
 
 static unsigned int sw_spec_max_depth(unsigned int bits, unsigned int shift)
 {

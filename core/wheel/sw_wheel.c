@@ -592,12 +592,11 @@ static void sw_next_refresh(struct sw_base *base, unsigned int half)
 		if (found)
 			next = base->clk + delta;
 	}
-	base->next_stale &= ~(SW_NEXT_STALE(half) | SW_NEXT_NONE(half));
 	if (found) {
-		base->next_expiry[half] = next;
+		sw_next_set(base, half, next);
 	} else {
-		base->next_expiry[half] = base->clk + SW_NONE_AHEAD;
-		base->next_stale |= SW_NEXT_NONE(half);
+		base->next_stale = (base->next_stale & ~SW_NEXT_STALE(half)) | SW_NEXT_NONE(half);
+		sw_next_hint(base, half);
 	}
 }
 
@@ -651,18 +650,34 @@ static inline unsigned long sw_first_due_in(const struct sw_base *base)
 }
 
 /*
- * Whether no bucket comes due up to @now, from the halves' next expiries
+ * Whether no bucket comes due up to @now, from the halves' next_look
  * alone: both after @now. The flags are not read. A half with none
- * pending keeps its next expiry SW_NONE_AHEAD of the clock, so an idle
+ * pending keeps its next_look SW_NONE_LOOK_AHEAD of the clock, so an idle
  * wheel's ticks take this path too; where the value says a bucket may be
  * due (the clock came that far, or a clock more than LONG_MAX ticks from
  * @now, either way), the caller's ticks ask the flags and find what
- * there is to process, nothing for a half with none.
+ * there is to process, nothing for a half with none, and put its hints
+ * ahead of the new clock again.
  */
 static inline bool sw_nothing_due(const struct sw_base *base, unsigned long now)
 {
-	return sw_time_after(base->next_expiry[0], now) &&
-	       sw_time_after(base->next_expiry[1], now);
+	return sw_time_after(base->next_look[0], now) &&
+	       sw_time_after(base->next_look[1], now);
+}
+
+/*
+ * The ticks or sw_forward_clock() moved the clock, maybe past a hint of
+ * next_look: a half with none pending gets its hints ahead of the new
+ * clock again (SW_NONE_AHEAD)
+ */
+static void sw_next_ahead(struct sw_base *base)
+{
+	unsigned int half;
+
+	for (half = 0; half < 2; half++) {
+		if (sw_next_none(base, half))
+			sw_next_hint(base, half);
+	}
 }
 
 /*
@@ -683,6 +698,18 @@ static unsigned long sw_first_due_in_by(struct sw_base *base, unsigned long now)
 	return sw_first_due_in(base);
 }
 
+/*
+ * sw_forward_clock() on a non-cascading wheel: its own function, which
+ * leaves the classic wheel's test inline in its ticks
+ */
+static noinline void sw_forward_wheel(struct sw_base *base, unsigned long now)
+{
+	unsigned long first = sw_first_due_in_by(base, now);
+
+	base->clk += min(first, now - base->clk);
+	sw_next_ahead(base);
+}
+
 /**
  * sw_forward_clock - move an idle wheel's clock forward without running it
  * @base:	the wheel
@@ -696,8 +723,6 @@ static unsigned long sw_first_due_in_by(struct sw_base *base, unsigned long now)
  */
 void sw_forward_clock(struct sw_base *base, unsigned long now)
 {
-	unsigned long first;
-
 	if (!sw_time_after(now, base->clk))
 		return;
 	if (sw_wheel_is_classic(&base->geo)) {
@@ -705,8 +730,7 @@ void sw_forward_clock(struct sw_base *base, unsigned long now)
 			base->clk = now;
 		return;
 	}
-	first = sw_first_due_in_by(base, now);
-	base->clk += min(first, now - base->clk);
+	sw_forward_wheel(base, now);
 }
 
 static void sw_tick_add_list(struct sw_tick *tick, struct hlist_head *bucket)
@@ -772,10 +796,54 @@ static inline void sw_next_expired(struct sw_base *base, unsigned long clk)
 
 	for (half = 0; half < 2; half++) {
 		if (!sw_next_none(base, half) && !sw_time_after(base->next_expiry[half], clk)) {
-			base->next_expiry[half] = clk + 1;
+			sw_next_at(base, half, clk + 1);
 			base->next_stale |= SW_NEXT_STALE(half);
 		}
 	}
+}
+
+/*
+ * sw_collect_tick() on a non-cascading wheel, which skips the ticks with
+ * nothing due; its own function, which leaves the classic wheel's ticks
+ * the few registers they need
+ */
+static noinline void sw_collect_wheel(struct sw_base *base, unsigned long now,
+				      struct sw_tick *tick)
+{
+	const struct sw_geometry *geo = &base->geo;
+	unsigned int mask = sw_lvl_size(geo) - 1;
+	unsigned long clk_mask = BIT(geo->clk_shift) - 1;
+	unsigned long lvl_clk, first;
+	unsigned int lvl;
+
+	first = sw_first_due_in(base);
+	/* A bound below the first due tick will do, unless the clock must jump */
+	if (first <= now - base->clk && base->clk != now)
+		first = sw_first_due_in_by(base, now);
+	if (first > now - base->clk) {
+		/* Nothing due up to @now */
+		tick->clk = now;
+		base->clk = now + 1;
+		sw_next_ahead(base);
+		return;
+	}
+	base->clk += first;
+	tick->clk = base->clk;
+	lvl_clk = base->clk;
+	for (lvl = 0; lvl < geo->depth; lvl++) {
+		unsigned int idx = sw_lvl_offs(geo, lvl) + (lvl_clk & mask);
+		bool last = lvl == geo->depth - 1;
+
+		sw_collect_bucket(base, tick, idx, last);
+		sw_collect_bucket(base, tick, idx + SW_DEFERRABLE_OFFSET, last);
+		/* The next level is looked at every 2^clk_shift ticks of this one */
+		if (lvl_clk & clk_mask)
+			break;
+		lvl_clk >>= geo->clk_shift;
+	}
+	sw_next_expired(base, tick->clk);
+	base->clk++;
+	sw_next_ahead(base);
 }
 
 /**
@@ -803,19 +871,13 @@ static inline void sw_next_expired(struct sw_base *base, unsigned long clk)
  */
 bool sw_collect_tick(struct sw_base *base, unsigned long now, struct sw_tick *tick)
 {
-	const struct sw_geometry *geo = &base->geo;
-	unsigned int mask = sw_lvl_size(geo) - 1;
-	unsigned long clk_mask = BIT(geo->clk_shift) - 1;
-	unsigned long lvl_clk, first;
-	unsigned int lvl;
-
 	if (sw_time_after(base->clk, now))
 		return false;
 	tick->base = base;
 	tick->nr_lists = 0;
 	tick->cascaded = 0;
 	tick->nr_cascades = 0;
-	if (sw_wheel_is_classic(geo)) {
+	if (sw_wheel_is_classic(&base->geo)) {
 		sw_forward_clock(base, now);
 		tick->clk = base->clk;
 		sw_classic_collect(base, tick);
@@ -823,32 +885,7 @@ bool sw_collect_tick(struct sw_base *base, unsigned long now, struct sw_tick *ti
 		base->clk++;
 		return true;
 	}
-	first = sw_first_due_in(base);
-	/* A bound below the first due tick will do, unless the clock must jump */
-	if (first <= now - base->clk && base->clk != now)
-		first = sw_first_due_in_by(base, now);
-	if (first > now - base->clk) {
-		/* Nothing due up to @now */
-		tick->clk = now;
-		base->clk = now + 1;
-		return true;
-	}
-	base->clk += first;
-	tick->clk = base->clk;
-	lvl_clk = base->clk;
-	for (lvl = 0; lvl < geo->depth; lvl++) {
-		unsigned int idx = sw_lvl_offs(geo, lvl) + (lvl_clk & mask);
-		bool last = lvl == geo->depth - 1;
-
-		sw_collect_bucket(base, tick, idx, last);
-		sw_collect_bucket(base, tick, idx + SW_DEFERRABLE_OFFSET, last);
-		/* The next level is looked at every 2^clk_shift ticks of this one */
-		if (lvl_clk & clk_mask)
-			break;
-		lvl_clk >>= geo->clk_shift;
-	}
-	sw_next_expired(base, tick->clk);
-	base->clk++;
+	sw_collect_wheel(base, now, tick);
 	return true;
 }
 
@@ -900,26 +937,6 @@ static noinline unsigned long sw_run_ticks(struct sw_base *base, unsigned long n
 	return expired;
 }
 
-/*
- * sw_run_ticks() on a non-cascading wheel, whose clock then moved on: a
- * half with none pending gets its next expiry SW_NONE_AHEAD of the new
- * clock again, so that sw_nothing_due() keeps finding it idle
- */
-static noinline unsigned long sw_run_wheel(struct sw_base *base, unsigned long now,
-					   void (*fn)(struct sw_timer *timer, unsigned long clk,
-						      void *arg),
-					   void *arg)
-{
-	unsigned long expired = sw_run_ticks(base, now, fn, arg);
-	unsigned int half;
-
-	for (half = 0; half < 2; half++) {
-		if (sw_next_none(base, half))
-			base->next_expiry[half] = base->clk + SW_NONE_AHEAD;
-	}
-	return expired;
-}
-
 /**
  * sw_run - run the wheel up to and including tick @now
  * @base:	the wheel
@@ -937,14 +954,11 @@ unsigned long sw_run(struct sw_base *base, unsigned long now,
 		     void (*fn)(struct sw_timer *timer, unsigned long clk, void *arg),
 		     void *arg)
 {
-	if (sw_wheel_is_classic(&base->geo))
+	if (sw_wheel_is_classic(&base->geo) || !sw_nothing_due(base, now))
 		return sw_run_ticks(base, now, fn, arg);
-	if (sw_nothing_due(base, now)) {
-		if (!sw_time_after(base->clk, now))
-			base->clk = now + 1;
-		return 0;
-	}
-	return sw_run_wheel(base, now, fn, arg);
+	if (!sw_time_after(base->clk, now))
+		base->clk = now + 1;
+	return 0;
 }
 
 /**
@@ -960,10 +974,10 @@ void sw_base_init(struct sw_base *base, const struct sw_geometry *geo, unsigned 
 	base->geo = *geo;
 	base->clk = clk;
 	base->nr_pending = 0;
-	/* None pending: the flags say so, the ticks are the hint of SW_NONE_AHEAD */
-	base->next_expiry[0] = clk + SW_NONE_AHEAD;
-	base->next_expiry[1] = clk + SW_NONE_AHEAD;
+	/* None pending: the flags say so, the ticks are hints (SW_NONE_AHEAD) */
 	base->next_stale = SW_NEXT_NONE(0) | SW_NEXT_NONE(1);
+	sw_next_hint(base, 0);
+	sw_next_hint(base, 1);
 	bitmap_zero(base->pending_map, SW_TOTAL_BUCKETS);
 	for (i = 0; i < SW_TOTAL_BUCKETS; i++)
 		INIT_HLIST_HEAD(base->vectors + i);

@@ -28,10 +28,13 @@
  *		and then no later than that tick (a bound below it). The
  *		classic wheel keeps only the first half's, as it kept
  *		next_timer: the earliest expiry of a non-deferrable timer.
+ * @next_look:	per half, the tick by which sw_run() has to look at it:
+ *		@next_expiry while the half has a bucket pending
  * @next_stale:	per half, SW_NEXT_STALE (@next_expiry is only a bound below
  *		the first bucket's tick) and SW_NEXT_NONE (no bucket pending;
- *		@next_expiry is then only a hint, far ahead of the clock of
- *		the moment, never a tick that stands for none)
+ *		@next_expiry and @next_look are then only hints, far ahead of
+ *		the clock of the moment, never a tick that stands for none:
+ *		see SW_NONE_AHEAD)
  * @pending_map: one bit per bucket, set while the bucket holds a timer
  *		(not kept by the classic wheel, which had no such map)
  * @vectors:	the buckets; deferrable ones from %SW_DEFERRABLE_OFFSET on
@@ -43,6 +46,7 @@ struct sw_base {
 	unsigned long		clk;
 	unsigned long		nr_pending;
 	unsigned long		next_expiry[2];
+	unsigned long		next_look[2];
 	unsigned int		next_stale;
 	DECLARE_BITMAP(pending_map, SW_TOTAL_BUCKETS);
 	struct hlist_head	vectors[SW_TOTAL_BUCKETS];

@@ -49,9 +49,12 @@ static inline void sw_set_placement(struct sw_timer *timer, unsigned int how)
 	timer->flags = (timer->flags & ~SW_TIMER_PLACEMENT) | how;
 }
 
-/* Link @timer into bucket @idx, to run at @bucket_expiry */
+/*
+ * Link @timer into bucket @idx, to run at @bucket_expiry; @idx as wide as
+ * the arm path computes it, which then needs no widening for the address
+ */
 static inline void sw_bucket_add(struct sw_base *base, struct sw_timer *timer,
-				 unsigned int idx, unsigned long bucket_expiry)
+				 unsigned long idx, unsigned long bucket_expiry)
 {
 	hlist_add_head(&timer->entry, base->vectors + idx);
 	timer->idx = idx;
@@ -64,11 +67,11 @@ static inline void sw_bucket_add(struct sw_base *base, struct sw_timer *timer,
 #define SW_NEXT_STALE_ANY	(SW_NEXT_STALE(0) | SW_NEXT_STALE(1))
 
 /*
- * Whether half @half has no bucket pending; its next_expiry then means
- * nothing. None is this flag and never a tick: a timer may be due at any
- * tick a delta reaches (the classic wheel's up to clk + LONG_MAX), and a
- * tick set aside from the clock of the moment is overtaken as the clock
- * of an idle wheel moves on.
+ * Whether half @half has no bucket pending; its next_expiry and next_look
+ * are then only hints. None is this flag and never a tick: a timer may be
+ * due at any tick a delta reaches (the classic wheel's up to clk +
+ * LONG_MAX), and a tick set aside from the clock of the moment is
+ * overtaken as the clock of an idle wheel moves on.
  */
 static inline bool sw_next_none(const struct sw_base *base, unsigned int half)
 {
@@ -76,12 +79,40 @@ static inline bool sw_next_none(const struct sw_base *base, unsigned int half)
 }
 
 /*
- * How far from the clock a half with none pending puts its next_expiry:
- * as far ahead as a tick still compares after the clock. Not a meaning
- * (the flag is that), a hint for the test of the values alone, which finds
- * such a half idle until the clock comes that far (sw_nothing_due()).
+ * How far ahead of the clock of the moment a half with none pending puts
+ * its next_expiry (as far as a tick still compares after the clock) and
+ * its next_look (half as far). Not a meaning (the flag is that), hints:
+ * sw_nothing_due() finds such a half idle until the clock comes as far as
+ * next_look; only that step moves the clock without putting both hints
+ * ahead of it again (sw_next_ahead()), so next_expiry stays at least
+ * SW_NONE_AHEAD - SW_NONE_LOOK_AHEAD, 2^(BITS_PER_LONG - 2) ticks, ahead
+ * of the clock: no bucket of a non-cascading wheel comes due that far
+ * (its revolution is at most that, sw_geometry.c), and sw_next_lower()
+ * needs no flag.
  */
 #define SW_NONE_AHEAD		(ULONG_MAX >> 1)
+#define SW_NONE_LOOK_AHEAD	(ULONG_MAX >> 2)
+
+/* Half @half's next expiry is @tick, exact or a bound below as its flags say */
+static inline void sw_next_at(struct sw_base *base, unsigned int half, unsigned long tick)
+{
+	base->next_expiry[half] = tick;
+	base->next_look[half] = tick;
+}
+
+/* Half @half's first bucket comes due at @due: its next expiry, exact */
+static inline void sw_next_set(struct sw_base *base, unsigned int half, unsigned long due)
+{
+	sw_next_at(base, half, due);
+	base->next_stale &= ~(SW_NEXT_STALE(half) | SW_NEXT_NONE(half));
+}
+
+/* Half @half has none pending: its hints, ahead of the clock of the moment */
+static inline void sw_next_hint(struct sw_base *base, unsigned int half)
+{
+	base->next_expiry[half] = base->clk + SW_NONE_AHEAD;
+	base->next_look[half] = base->clk + SW_NONE_LOOK_AHEAD;
+}
 
 /* The first timer of @list, taken off it (as a cascade takes them); NULL when empty */
 static inline struct sw_timer *sw_timer_pop(struct hlist_head *list)
@@ -102,18 +133,19 @@ static inline unsigned int sw_idx_half(unsigned int idx)
 }
 
 /*
- * A bucket of half @half comes due at @due (not before the clock): if the
- * half had none pending, or @due is earlier than its next expiry, it is
- * the new one, and exact (whatever the old one was, nothing pending comes
- * due before it). The kernel's classic wheel, too, took any timer while it
- * counted none, rather than compare with next_timer.
+ * A bucket of half @half comes due at @due (not before the clock): if it
+ * is earlier than the half's next expiry, it is the new one, and exact
+ * (whatever the old one was, nothing pending comes due before it). On a
+ * non-cascading wheel a half with none pending is no exception: @due is
+ * less than a revolution after the clock, its next_expiry (the hint)
+ * farther, and the flag is not asked. Unlikely: with timers pending, a
+ * new one seldom comes first, and the arm path is laid out straight
+ * through.
  */
 static inline void sw_next_lower(struct sw_base *base, unsigned int half, unsigned long due)
 {
-	if (sw_next_none(base, half) || sw_time_before(due, base->next_expiry[half])) {
-		base->next_expiry[half] = due;
-		base->next_stale &= ~(SW_NEXT_STALE(half) | SW_NEXT_NONE(half));
-	}
+	if (unlikely(sw_time_before(due, base->next_expiry[half])))
+		sw_next_set(base, half, due);
 }
 
 /*
