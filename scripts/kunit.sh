@@ -41,13 +41,16 @@ usage()
 # configured and built for it, with the options "$@" after those
 sw_kunit_py()
 {
-	local kernel=$1 tree=$2 cmd=$3 args
+	local kernel=$1 tree=$2 cmd=$3 args build
 
 	shift 3
 	args=$(sw_kunit_args "$kernel")
+	build=$(sw_kunit_build_dir "$kernel")
+	# kunit.py makes the build directory, not its parents
+	mkdir -p "$build"
 	# shellcheck disable=SC2086
 	(cd "$tree" && python3 tools/testing/kunit/kunit.py "$cmd" $args \
-		--build_dir="$(sw_kunit_build_dir "$kernel")" \
+		--build_dir="$build" \
 		--make_options CC="ccache gcc" --jobs="$SW_JOBS" "$@")
 }
 
@@ -59,7 +62,6 @@ sw_kunit_run()
 	local kernel=$1 tree=$2 log=$3 build accel rc
 
 	build=$(sw_kunit_build_dir "$kernel")
-	mkdir -p "$build"
 	for accel in tcg tcg,thread=single; do
 		sw_log "kunit: $kernel in $build (-accel $accel)"
 		sw_kunit_py "$kernel" "$tree" run --timeout=900 \
