@@ -73,7 +73,7 @@ sw_check_run()
 # that form; none counts as a failure
 sw_totals()
 {
-	grep -E "^$1: [0-9]+ passed, [0-9]+ failed" "$2" |
+	grep -a -E "^$1: [0-9]+ passed, [0-9]+ failed" "$2" |
 		awk '{ p += $2; f += $4; n++ } END { print p + 0, (n ? f : 1) }'
 }
 

@@ -401,8 +401,8 @@ sw_selftests_jobs()
 		wait -n -p pid
 		out=${outs[$pid]}
 		unset "outs[$pid]"
-		grep -v -E '^selftests: [0-9]+ passed, [0-9]+ failed$' "$out"
-		line=$(grep -E '^selftests: [0-9]+ passed, [0-9]+ failed$' "$out" | tail -n 1)
+		grep -a -v -E '^selftests: [0-9]+ passed, [0-9]+ failed$' "$out"
+		line=$(grep -a -E '^selftests: [0-9]+ passed, [0-9]+ failed$' "$out" | tail -n 1)
 		# A child that died before its last line failed as a whole
 		[ -n "$line" ] || line="selftests: 0 passed, 1 failed"
 		read -r _ p _ f _ <<< "$line"
