@@ -133,6 +133,7 @@ sw_check_run selftests-debian scripts/selftests.sh "${debian[@]}"
 
 wait "$kernels_pid" ||
 	sw_log "check: building the kernels beside the tests failed (the kunit stage says why)"
+sw_check_stage wait
 # The builds' own time, not the wait's
 stages+=("kernels $(awk '/^kunit: [^ ]+ took [0-9]+ s$/ { s += $4 } END { print s + 0 }' \
 			"${stage_logs[kernels]}")")
