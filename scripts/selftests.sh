@@ -380,35 +380,53 @@ sw_selftests_keep()
 	done < <(sed -n 's/^\(# \)*\(not ok [0-9]* .*\)/\2/p' "$log" | sort -u)
 }
 
+# Wait for one of the children whose outputs outs (PID -> file) names to
+# end, show its output whole and add its counts to passed and failed (a
+# child that died before its last line failed as a whole), its kernel to
+# bad if it failed. Every child is waited for here and only here, so none
+# is reaped unseen; if none is left to wait for, those outs still names
+# failed as a whole.
+sw_selftests_reap()
+{
+	local pid='' out line p f
+
+	wait -n -p pid
+	if [ -z "$pid" ] || [ -z "${outs[$pid]:-}" ]; then
+		for pid in "${!outs[@]}"; do
+			sw_log "selftests: $(basename "${outs[$pid]}" .out): its run was lost"
+			failed=$((failed + 1))
+			bad+=("$(basename "${outs[$pid]}" .out)")
+		done
+		outs=()
+		return
+	fi
+	out=${outs[$pid]}
+	unset "outs[$pid]"
+	grep -a -v -E '^selftests: [0-9]+ passed, [0-9]+ failed$' "$out"
+	line=$(grep -a -E '^selftests: [0-9]+ passed, [0-9]+ failed$' "$out" | tail -n 1)
+	[ -n "$line" ] || line="selftests: 0 passed, 1 failed"
+	read -r _ p _ f _ <<< "$line"
+	passed=$((passed + p))
+	failed=$((failed + f))
+	[ "$f" -eq 0 ] || bad+=("$(basename "$out" .out)")
+}
+
 # Run the kernels of $@ as children of this script, $jobs at once, each on
-# the selftests built in $built; each child's output shown whole as it
-# ends. Adds its counts to passed and failed, and the kernels that failed
-# to bad
+# the selftests built in $built, each reaped by sw_selftests_reap()
 sw_selftests_jobs()
 {
-	local k pid out line
+	local k
 	local -A outs=()
 
 	for k in "$@"; do
-		while [ "$(jobs -pr | wc -l)" -ge "$jobs" ]; do
-			wait -n
+		while [ ${#outs[@]} -ge "$jobs" ]; do
+			sw_selftests_reap
 		done
-		out=$work/$k.out
-		SW_SELFTESTS_BUILT=$built "$0" --smp "$smp" --jobs 1 "$k" >"$out" 2>&1 &
-		outs[$!]=$out
+		SW_SELFTESTS_BUILT=$built "$0" --smp "$smp" --jobs 1 "$k" >"$work/$k.out" 2>&1 &
+		outs[$!]=$work/$k.out
 	done
 	while [ ${#outs[@]} -gt 0 ]; do
-		wait -n -p pid
-		out=${outs[$pid]}
-		unset "outs[$pid]"
-		grep -a -v -E '^selftests: [0-9]+ passed, [0-9]+ failed$' "$out"
-		line=$(grep -a -E '^selftests: [0-9]+ passed, [0-9]+ failed$' "$out" | tail -n 1)
-		# A child that died before its last line failed as a whole
-		[ -n "$line" ] || line="selftests: 0 passed, 1 failed"
-		read -r _ p _ f _ <<< "$line"
-		passed=$((passed + p))
-		failed=$((failed + f))
-		[ "$f" -eq 0 ] || bad+=("$(basename "$out" .out)")
+		sw_selftests_reap
 	done
 }
 
