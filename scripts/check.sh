@@ -69,14 +69,6 @@ sw_check_run()
 	sw_check_stage "$name"
 }
 
-# "<what>: P passed, F failed" from a log, added up over the log's lines of
-# that form; none counts as a failure
-sw_totals()
-{
-	grep -a -E "^$1: [0-9]+ passed, [0-9]+ failed" "$2" |
-		awk '{ p += $2; f += $4; n++ } END { print p + 0, (n ? f : 1) }'
-}
-
 sw_need_module_build
 sw_need_kernel_build
 sw_need_vm
@@ -144,11 +136,11 @@ sw_check_stage lint
 
 sw_check_run selftests scripts/selftests.sh "${ours[@]}"
 
-read -r kp kf < <(sw_totals kunit "${stage_logs[kunit]}")
+read -r kp kf < <(sw_summary_counts kunit "${stage_logs[kunit]}")
 read -r sp sf < <(cat "${stage_logs[selftests-debian]}" "${stage_logs[selftests]}" |
-		  sw_totals selftests /dev/stdin)
-read -r dp df < <(sw_totals dkms "${stage_logs[dkms]}")
-read -r rp rf < <(sw_totals replay "${stage_logs[replay]}")
+		  sw_summary_counts selftests /dev/stdin)
+read -r dp df < <(sw_summary_counts dkms "${stage_logs[dkms]}")
+read -r rp rf < <(sw_summary_counts replay "${stage_logs[replay]}")
 failed=$((kf + sf + df + rf))
 # A step that failed without failing a test (build, lint) still fails the check
 [ "$failed" -eq 0 ] && failed=$steps_failed

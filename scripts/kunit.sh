@@ -88,17 +88,15 @@ sw_kunit_run()
 # F failed" and "kunit: user took N s"
 sw_kunit_user_run()
 {
-	local log=$1 target rc=0 line p=0 f=0 start=$SECONDS
+	local log=$1 target rc=0 p=0 f=0 rp rf start=$SECONDS
 
 	for target in run-asan run-valgrind; do
 		sw_log "kunit: user space, $target"
 		make -s -C "$SW_ROOT/kunit/user" "$target" 2>&1 | tee "$log"
 		[ "${PIPESTATUS[0]}" -eq 0 ] || rc=1
-		line=$(grep -E '^kunit-user: [0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
-		# A run that died before its last line failed as a whole
-		[ -n "$line" ] || line="kunit-user: 0 passed, 1 failed"
-		p=$((p + $(echo "$line" | awk '{print $2}')))
-		f=$((f + $(echo "$line" | awk '{print $4}')))
+		read -r rp rf < <(sw_summary_counts kunit-user "$log")
+		p=$((p + rp))
+		f=$((f + rf))
 	done
 	[ "$rc" -eq 0 ] || [ "$f" -gt 0 ] || f=1
 	echo "kunit: user: $p passed, $f failed"
@@ -109,11 +107,9 @@ sw_kunit_user_run()
 # failed; fails if a test failed or the run has no closing line
 sw_kunit_user_count()
 {
-	local line p f
+	local p f
 
-	line=$(grep -E '^kunit: user: [0-9]+ passed, [0-9]+ failed$' "$1" | tail -n 1)
-	[ -n "$line" ] || line="kunit: user: 0 passed, 1 failed"
-	read -r _ _ p _ f _ <<< "$line"
+	read -r p f < <(sw_summary_counts "kunit: user" "$1")
 	passed=$((passed + p))
 	failed=$((failed + f))
 	[ "$f" -eq 0 ]

@@ -388,7 +388,7 @@ sw_selftests_keep()
 # failed as a whole.
 sw_selftests_reap()
 {
-	local pid='' out line p f
+	local pid='' out p f
 
 	wait -n -p pid
 	if [ -z "$pid" ] || [ -z "${outs[$pid]:-}" ]; then
@@ -403,9 +403,7 @@ sw_selftests_reap()
 	out=${outs[$pid]}
 	unset "outs[$pid]"
 	grep -a -v -E '^selftests: [0-9]+ passed, [0-9]+ failed$' "$out"
-	line=$(grep -a -E '^selftests: [0-9]+ passed, [0-9]+ failed$' "$out" | tail -n 1)
-	[ -n "$line" ] || line="selftests: 0 passed, 1 failed"
-	read -r _ p _ f _ <<< "$line"
+	read -r p f < <(sw_summary_counts selftests "$out")
 	passed=$((passed + p))
 	failed=$((failed + f))
 	[ "$f" -eq 0 ] || bad+=("$(basename "$out" .out)")

@@ -5,8 +5,8 @@
 # the rest of the library, one file a topic:
 #
 #   sw-lib.sh         where things are cached, logs and errors, the
-#                     commands run at exit, options, the Debian packages
-#                     the scripts need, locks
+#                     commands run at exit, options, the tests' summary
+#                     lines, the Debian packages the scripts need, locks
 #   sw-lib-kernel.sh  the kernels we build from Debian's linux-source, each
 #                     running the KUnit suites built in
 #   sw-lib-vm.sh      the test kernels QEMU boots (the kernel matrix),
@@ -153,6 +153,16 @@ sw_options_none()
 	sw_options -- "$@"
 	shift "$sw_optind"
 	[ $# -eq 0 ] || usage
+}
+
+# The summary lines "WHAT: P passed, F failed" of the log $2 (WHAT is $1),
+# added up: prints "P F". A log without one counts as one failure: its run
+# died before its last line. The log is read as text whatever its bytes
+# (a guest's console may have some that are not).
+sw_summary_counts()
+{
+	grep -a -E "^$1: [0-9]+ passed, [0-9]+ failed\$" "$2" |
+		awk '{ p += $(NF - 3); f += $(NF - 1); n++ } END { print p + 0, (n ? f : 1) }'
 }
 
 # How long an apt-get call waits in all for the locks of another package
