@@ -5,16 +5,16 @@
 # headers and with DKMS against Debian's 6.1 and 6.12 headers, build the
 # user-space benchmark and run it briefly, check the recorded traces
 # (scripts/record-trace.sh --check) and replay them (scripts/replay.sh
-# --check), run the selftests inside Debian's kernels of the matrix, then
-# the KUnit suites in user space and on the 6.1 UML, HZ=250 and HZ=1000
-# kernels and on the 6.12 UML kernel (scripts/kunit.sh all), lint, and
-# the selftests inside our kernels of the matrix (SW_VM_KERNELS: Debian's
-# 6.1, 6.1-rt, 6.12, 6.12-rt, our HZ=1000 and debug kernels). Our four
-# kernels are built beside the stages before KUnit, which need none of
-# them (scripts/kunit.sh --build, at a lower priority than the tests).
-# Ends with the minutes each stage took (KUnit's and the selftests' by
-# kernel, from the "KERNEL took N s" lines of kunit.sh and selftests.sh)
-# and in all, then one line "check: N passed, N failed", the last.
+# --check) and run the selftests inside Debian's kernels of the matrix
+# (SW_VM_KERNELS: 6.1, 6.1-rt, 6.12, 6.12-rt). Beside all that, from the
+# start, runs the lane of our kernels (sw_check_lane()): each kernel
+# built (scripts/kunit.sh --build, at a lower priority than the tests),
+# then, beside the next one's build, its KUnit suites (kunit.sh --exec)
+# and the selftests on it if the matrix boots it (our HZ=1000 and debug
+# kernels); the KUnit suites in user space beside the builds, and lint
+# after them. Ends with the minutes each stage took (the lane's jobs by
+# kernel, from the "WHAT: NAME took N s" lines of the scripts) and in
+# all, then one line "check: N passed, N failed", the last.
 set -u
 . "$(dirname "$0")/sw-lib.sh"
 
@@ -47,14 +47,15 @@ sw_check_times()
 {
 	local stage name
 
-	echo "check: minutes by stage (kernels: built beside the stages before kunit)"
+	echo "check: minutes by stage (kernels: the lane of our kernels, beside the stages before it)"
 	for stage in "${stages[@]}"; do
 		name=${stage% *}
 		echo "$stage"
 		[ -z "${stage_logs[$name]:-}" ] ||
-			sed -n 's/^[a-z]*: \([^ ]*\) took \([0-9]*\) s$/  \1 \2/p' "${stage_logs[$name]}"
-	done | awk '{ ind = /^ / ? "  " : ""; printf "  %s%-" 20 - length(ind) "s %6.1f\n", ind, $1, $2 / 60 }'
-	awk -v s=$((SECONDS - check_start)) 'BEGIN { printf "  %-20s %6.1f\n", "total", s / 60 }'
+			sed -n 's/^\([a-z]*\): \(.*\) took \([0-9]*\) s$/  \1 \2 \3/p' "${stage_logs[$name]}"
+	done | awk '{ ind = /^ / ? "  " : ""; s = $NF; $NF = ""; sub(/^ +/, ""); sub(/ +$/, "")
+		      printf "  %s%-" 24 - length(ind) "s %6.1f\n", ind, $0, s / 60 }'
+	awk -v s=$((SECONDS - check_start)) 'BEGIN { printf "  %-24s %6.1f\n", "total", s / 60 }'
 }
 
 # Run "$@" as the stage $1 would: its output shown and kept in the stage's
@@ -79,25 +80,84 @@ make modules || { sw_log "check: module build FAILED"; steps_failed=$((steps_fai
 make clean >/dev/null
 sw_check_stage module
 
-for name in dkms replay selftests-debian kunit selftests kernels; do
+for name in dkms replay selftests-debian kernels; do
 	stage_logs[$name]=$(mktemp)
 	sw_rm_at_exit "${stage_logs[$name]}"
 done
+lane_logs=$(mktemp -d)
+sw_rm_at_exit "$lane_logs"
 
-# The build of our kernels beside the tests stopped, with all it runs (its
-# process group), if the check ends before it does
-sw_check_stop_kernels()
+# The selftests on Debian's kernels, and in the lane on ours
+debian=() ours=()
+for k in $SW_VM_KERNELS; do
+	if sw_vm_is_debian "$k"; then debian+=("$k"); else ours+=("$k"); fi
+done
+# Our kernels in the order the lane builds them: the debug kernel first, as
+# its tests take longest, the UML kernels last, as theirs take least
+# shellcheck disable=SC2086 # one word per kernel
+lane=$(printf '%s\n' hz250 hz1000 $SW_KERNELS | awk '!seen[$0]++')
+
+# The tests of the kernel $1, built: its KUnit suites, then the selftests
+# on each of our test kernels it is; fails if one failed
+sw_check_tests()
 {
-	kill -- "-$kernels_pid" 2>/dev/null
+	local vm rc=0
+
+	scripts/kunit.sh --exec "$1" || rc=1
+	for vm in "${ours[@]}"; do
+		if [ "$(sw_vm_kunit_kernel "$vm")" = "$1" ]; then
+			scripts/selftests.sh "$vm" || rc=1
+		fi
+	done
+	return "$rc"
+}
+
+# The lane of our kernels, its jobs' outputs in $lane_logs: each kernel
+# built at a lower priority than the tests (so they take what the build
+# leaves idle), then tested (sw_check_tests()) beside the next build; the
+# KUnit suites in user space beside the builds from the start, and lint
+# once they are done (it builds in the UML kernels' trees). Fails if a
+# kernel did not build, a job failed or lint did.
+sw_check_lane()
+{
+	local k start pid pids=() rc=0
+
+	nice -n 10 scripts/kunit.sh user >"$lane_logs/1-user" 2>&1 &
+	pids+=($!)
+	for k in $lane; do
+		if nice -n 10 scripts/kunit.sh --build "$k" >>"$lane_logs/0-build" 2>&1; then
+			sw_check_tests "$k" >"$lane_logs/2-$k" 2>&1 &
+			pids+=($!)
+		else
+			echo "check: building $k FAILED, its tests not run" >>"$lane_logs/0-build"
+			rc=1
+		fi
+	done
+	start=$SECONDS
+	scripts/lint.sh >"$lane_logs/3-lint" 2>&1 ||
+		{ echo "check: lint FAILED" >>"$lane_logs/3-lint"; rc=1; }
+	echo "lint: all took $((SECONDS - start)) s" >>"$lane_logs/3-lint"
+	for pid in "${pids[@]}"; do
+		wait "$pid" || rc=1
+	done
+	return "$rc"
+}
+
+# The lane stopped, with all it runs (its process group), if the check
+# ends before it does
+sw_check_stop_lane()
+{
+	kill -- "-$lane_pid" 2>/dev/null
 	return 0
 }
 
-# Our kernels, built beside what needs none of them, in a process group of
-# their own; a build that fails here fails again, and is reported, in the
-# kunit stage
-setsid nice -n 10 scripts/kunit.sh --build all >"${stage_logs[kernels]}" 2>&1 &
-kernels_pid=$!
-sw_at_exit sw_check_stop_kernels
+# The lane in a process group of its own (job control on while it starts)
+lane_start=$SECONDS
+set -m
+sw_check_lane &
+lane_pid=$!
+set +m
+sw_at_exit sw_check_stop_lane
 
 sw_check_run dkms scripts/dkms.sh
 
@@ -116,28 +176,17 @@ sw_check_stage traces
 # reproduced, every wheel within its contract (docs/replay.rst)
 sw_check_run replay scripts/replay.sh --check
 
-# The selftests on Debian's kernels, and later on ours, once built
-debian=() ours=()
-for k in $SW_VM_KERNELS; do
-	if sw_vm_is_debian "$k"; then debian+=("$k"); else ours+=("$k"); fi
-done
 sw_check_run selftests-debian scripts/selftests.sh "${debian[@]}"
 
-wait "$kernels_pid" ||
-	sw_log "check: building the kernels beside the tests failed (the kunit stage says why)"
+sw_log "check: waiting for the lane of our kernels"
+wait "$lane_pid" || steps_failed=$((steps_failed + 1))
 sw_check_stage wait
-# The builds' own time, not the wait's
-stages+=("kernels $(awk '/^kunit: [^ ]+ took [0-9]+ s$/ { s += $4 } END { print s + 0 }' \
-			"${stage_logs[kernels]}")")
-sw_check_run kunit scripts/kunit.sh all
+# The lane's jobs' outputs, whole and in order, and its own time
+cat "$lane_logs"/* | tee "${stage_logs[kernels]}"
+stages+=("kernels $((SECONDS - lane_start))")
 
-scripts/lint.sh || { sw_log "check: lint FAILED"; steps_failed=$((steps_failed + 1)); }
-sw_check_stage lint
-
-sw_check_run selftests scripts/selftests.sh "${ours[@]}"
-
-read -r kp kf < <(sw_summary_counts kunit "${stage_logs[kunit]}")
-read -r sp sf < <(cat "${stage_logs[selftests-debian]}" "${stage_logs[selftests]}" |
+read -r kp kf < <(sw_summary_counts kunit "${stage_logs[kernels]}")
+read -r sp sf < <(cat "${stage_logs[selftests-debian]}" "${stage_logs[kernels]}" |
 		  sw_summary_counts selftests /dev/stdin)
 read -r dp df < <(sw_summary_counts dkms "${stage_logs[dkms]}")
 read -r rp rf < <(sw_summary_counts replay "${stage_logs[replay]}")

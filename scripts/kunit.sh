@@ -19,10 +19,12 @@
 #             idle), its output shown after theirs
 # (see SW_KERNELS in sw-lib-kernel.sh)
 #
-#   scripts/kunit.sh [--build] [K|all]...
+#   scripts/kunit.sh [--build|--exec] [K|all]...
 #
-# --build builds the kernels and runs nothing (user space is not built):
-# make check builds them so beside the stages that need no kernel of ours.
+# --build builds the kernels and runs nothing (user space is not built);
+# --exec runs kernels built before, building nothing, and so neither syncs
+# nor locks the kernel trees: make check runs each kernel so as soon as it
+# is built, beside the next one's build.
 #
 # Each kernel is built once into $SW_CACHE/build/<source version>-<kernel>-<config hash>;
 # a rerun rebuilds only what changed. kunit.py's own output, with its summary,
@@ -33,11 +35,11 @@ set -u
 
 usage()
 {
-	echo "usage: $0 [--build] [user|uml|hz250|hz1000|uml612|all]..." >&2
+	echo "usage: $0 [--build|--exec] [user|uml|hz250|hz1000|uml612|all]..." >&2
 	exit 2
 }
 
-# kunit.py's command $3 (build, run) for the kernel $1 in the tree $2, as
+# kunit.py's command $3 (build, run, exec) for the kernel $1 in the tree $2, as
 # configured and built for it, with the options "$@" after those. Objects
 # come from ccache in its depend mode: a miss compiles once, where the
 # default mode first runs the preprocessor to look the file up, which made
@@ -48,26 +50,30 @@ sw_kunit_py()
 
 	shift 3
 	args=$(sw_kunit_args "$kernel")
+	# exec builds nothing, and takes no --jobs
+	[ "$cmd" = exec ] || args+=" --jobs=$SW_JOBS"
 	build=$(sw_kunit_build_dir "$kernel")
 	# kunit.py makes the build directory, not its parents
 	mkdir -p "$build"
 	# shellcheck disable=SC2086
 	(cd "$tree" && CCACHE_DEPEND=1 python3 tools/testing/kunit/kunit.py "$cmd" $args \
 		--build_dir="$build" \
-		--make_options CC="ccache gcc" --jobs="$SW_JOBS" "$@")
+		--make_options CC="ccache gcc" "$@")
 }
 
-# A QEMU kernel whose run failed on a stale int3 of multi-threaded TCG
-# (sw_vm_stale_int3(); kunit.py keeps the console in the build's test.log)
-# is run again single-threaded, its first run's console kept beside it
+# Run the kernel $1 of the tree $2 with kunit.py's command $4 (run, exec),
+# its output in $3. A QEMU kernel whose run failed on a stale int3 of
+# multi-threaded TCG (sw_vm_stale_int3(); kunit.py keeps the console in the
+# build's test.log) is run again single-threaded, its first run's console
+# kept beside it.
 sw_kunit_run()
 {
-	local kernel=$1 tree=$2 log=$3 build accel rc
+	local kernel=$1 tree=$2 log=$3 cmd=$4 build accel rc
 
 	build=$(sw_kunit_build_dir "$kernel")
 	for accel in tcg tcg,thread=single; do
 		sw_log "kunit: $kernel in $build (-accel $accel)"
-		sw_kunit_py "$kernel" "$tree" run --timeout=900 \
+		sw_kunit_py "$kernel" "$tree" "$cmd" --timeout=900 \
 			--qemu_args="-accel $accel -smp 2" 2>&1 | tee "$log"
 		rc=${PIPESTATUS[0]}
 		if [ "$rc" -eq 0 ] || [ ! -f "$build/test.log" ] ||
@@ -126,14 +132,65 @@ sw_kunit_count()
 	failed=$((failed + $(echo "$line" | grep -o 'crashed: [0-9]*' | grep -o '[0-9]*$' || echo 0)))
 }
 
-build=
-sw_options build -- "$@"
+# Set tree to the kernel $1's tree, as $mode needs it: synced with our
+# sources once for each series, the trees locked first (in this shell, so
+# the lock holds to the end), or for --exec the tree as it is
+sw_kunit_tree()
+{
+	local series
+
+	series=$(sw_kunit_series "$1")
+	if [ "$mode" = exec ]; then
+		tree=$(sw_kernel_source "$series") || exit 1
+		return
+	fi
+	if [ -z "${trees[$series]:-}" ]; then
+		sw_need_kernel_build
+		sw_lock_kernel_trees
+		trees[$series]=$(sw_kernel_tree "$series") || exit 1
+	fi
+	tree=${trees[$series]}
+}
+
+# Build, run, or run as built ($mode) the kernel $1, adding its counts to
+# passed and failed; fails if it did not build or a test failed
+sw_kunit_kernel()
+{
+	local k=$1 tree build rc=0
+
+	sw_kunit_tree "$k"
+	build=$(sw_kunit_build_dir "$k")
+	case "$mode" in
+	build)
+		sw_log "kunit: building $k in $build"
+		sw_kunit_py "$k" "$tree" build
+		return
+		;;
+	exec)
+		if [ ! -f "$build/vmlinux" ]; then
+			sw_log "kunit: $k is not built in $build (scripts/kunit.sh --build $k)"
+			failed=$((failed + 1))
+			return 1
+		fi
+		;;
+	esac
+	sw_kunit_run "$k" "$tree" "$log" "$mode" || rc=1
+	sw_kunit_count "$log"
+	return "$rc"
+}
+
+build='' exec=''
+sw_options build exec -- "$@"
 shift "$sw_optind"
+[ -z "$build" ] || [ -z "$exec" ] || usage
+mode=run
+[ -n "$build" ] && mode="build"
+[ -n "$exec" ] && mode="exec"
 kernels=("$@")
 [ ${#kernels[@]} -eq 0 ] && kernels=(all)
 # shellcheck disable=SC2206
 [ "${kernels[*]}" = all ] && kernels=(user $SW_KERNELS)
-[ -n "$build" ] && mapfile -t kernels < <(printf '%s\n' "${kernels[@]}" | grep -vx user)
+[ "$mode" = build ] && mapfile -t kernels < <(printf '%s\n' "${kernels[@]}" | grep -vx user)
 for k in "${kernels[@]}"; do
 	[ "$k" = user ] || sw_kunit_args "$k" >/dev/null || usage
 done
@@ -163,28 +220,19 @@ for k in "${kernels[@]}"; do
 		continue
 	fi
 	start=$SECONDS
-	# Each series' kernel tree, prepared and synced once for its kernels
-	series=$(sw_kunit_series "$k")
-	if [ -z "${trees[$series]:-}" ]; then
-		sw_need_kernel_build
-		sw_lock_kernel_trees
-		trees[$series]=$(sw_kernel_tree "$series") || exit 1
-	fi
-	if [ -n "$build" ]; then
-		sw_log "kunit: building $k in $(sw_kunit_build_dir "$k")"
-		sw_kunit_py "$k" "${trees[$series]}" build || bad+=("$k")
+	sw_kunit_kernel "$k" || bad+=("$k")
+	if [ "$mode" = build ]; then
+		echo "kunit: $k build took $((SECONDS - start)) s"
 	else
-		sw_kunit_run "$k" "${trees[$series]}" "$log" || bad+=("$k")
-		sw_kunit_count "$log"
+		echo "kunit: $k took $((SECONDS - start)) s"
 	fi
-	echo "kunit: $k took $((SECONDS - start)) s"
 done
 if [ -n "$user_pid" ]; then
 	wait "$user_pid"
 	cat "$user_out"
 	sw_kunit_user_count "$user_out" || bad+=(user)
 fi
-if [ -n "$build" ]; then
+if [ "$mode" = build ]; then
 	[ ${#bad[@]} -eq 0 ] || { sw_log "kunit: building FAILED: ${bad[*]}"; exit 1; }
 	sw_log "kunit: built ${kernels[*]}"
 	exit 0
