@@ -11,8 +11,9 @@
 # built (scripts/kunit.sh --build, at a lower priority than the tests),
 # then, beside the next one's build, its KUnit suites (kunit.sh --exec)
 # and the selftests on it if the matrix boots it (our HZ=1000 and debug
-# kernels); the KUnit suites in user space beside the builds, and lint
-# after them. Ends with the minutes each stage took (the lane's jobs by
+# kernels), one kernel's tests at a time and none while the selftests on
+# Debian's kernels run; the KUnit suites in user space beside the
+# builds, and lint after them. Ends with the minutes each stage took (the lane's jobs by
 # kernel, from the "WHAT: NAME took N s" lines of the scripts) and in
 # all, then one line "check: N passed, N failed", the last.
 set -u
@@ -98,11 +99,13 @@ done
 lane=$(printf '%s\n' hz250 hz1000 $SW_KERNELS | awk '!seen[$0]++')
 
 # The tests of the kernel $1, built: its KUnit suites, then the selftests
-# on each of our test kernels it is; fails if one failed
+# on each of our test kernels it is, once no other test kernel runs (the
+# tests lock); fails if one failed
 sw_check_tests()
 {
 	local vm rc=0
 
+	sw_lock "$tests_lock"
 	scripts/kunit.sh --exec "$1" || rc=1
 	for vm in "${ours[@]}"; do
 		if [ "$(sw_vm_kunit_kernel "$vm")" = "$1" ]; then
@@ -151,6 +154,16 @@ sw_check_stop_lane()
 	return 0
 }
 
+# One test kernel's run at a time beside the builds: the lane's tests take
+# this lock, and the check holds it while the selftests on Debian's
+# kernels run (two guests already). More guests than cores starve each
+# other: the debug kernel's KUnit run, beside four others, met its soft
+# lockup detector and its time limit. The lane inherits the check's hold
+# of it, so it is let go explicitly (flock -u), not by closing.
+tests_lock=$lane_logs/tests.lock
+exec {tests_fd}>"$tests_lock"
+flock "$tests_fd"
+
 # The lane in a process group of its own (job control on while it starts)
 lane_start=$SECONDS
 set -m
@@ -177,6 +190,7 @@ sw_check_stage traces
 sw_check_run replay scripts/replay.sh --check
 
 sw_check_run selftests-debian scripts/selftests.sh "${debian[@]}"
+flock -u "$tests_fd"
 
 sw_log "check: waiting for the lane of our kernels"
 wait "$lane_pid" || steps_failed=$((steps_failed + 1))
