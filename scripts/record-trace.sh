@@ -2,10 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Record the kernel's own timer events with trace-cmd inside a test kernel
-# in QEMU, during one workload, and bring the trace.dat back:
+# in QEMU, or on this machine's own kernel, during one workload, and bring
+# the trace.dat back:
 #
 #   scripts/record-trace.sh [--kernel K] [--seconds S] [--idle S] [--out FILE]
 #                           WORKLOAD
+#   scripts/record-trace.sh --host [--seconds S] [--idle S] [--out FILE]
+#                           HOST-WORKLOAD
 #   scripts/record-trace.sh --check FILE...
 #
 # K is any kernel of the matrix (scripts/vm.sh; default debian). WORKLOAD
@@ -15,6 +18,12 @@
 # for idle) and followed by --idle seconds of nothing (default 1). FILE
 # defaults to traces/<kernel>-<workload>.dat, the kernel named by its
 # series (debian-6.1, debian-6.12...).
+#
+# --host records this machine's running kernel (root; docs/traces.rst):
+# HOST-WORKLOAD is idle, tcp (as in a guest) or build (make of the
+# user-space KUnit suites, again and again), FILE by default
+# traces/host-<series>-<workload>.dat. It refuses if this machine's
+# tracing is in use, and leaves it as it found it, also when interrupted.
 #
 # The guest runs Debian's trace-cmd (the host's, with its libraries and
 # loader): the events below (the timer events, and the CPU's own: its timer
@@ -43,32 +52,47 @@
 set -u
 . "$(dirname "$0")/sw-lib.sh"
 
-# The events recorded, as system:event; those the kernel does not have are
-# left out (timer_base_idle is 6.12's). The timer softirq's entry and exit
-# and the CPU's idle say when the kernel ran its timer softirq and when the
-# CPU slept. The first three are the ones a replay needs.
+# The events recorded, as system:event, or a system for all its events;
+# those the kernel does not have are left out (timer_base_idle is 6.12's,
+# timer_migration 6.9's). The first three are the ones a replay needs. The
+# timer softirq's entry and exit and the CPU's idle say when the kernel ran
+# its timer softirq and when the CPU slept; the tick's hrtimer
+# (hrtimer_expire_entry), local_timer_entry (its interrupt), tick_stop and
+# softirq_raise when each CPU took its tick, what it saw, and when the
+# softirq was asked for; timer_migration where a CPU's timers ran remotely.
 SW_RECORD_EVENTS="timer:timer_start timer:timer_cancel timer:timer_expire_entry \
-timer:timer_expire_exit timer:timer_base_idle irq:softirq_entry irq:softirq_exit power:cpu_idle"
+timer:timer_expire_exit timer:timer_base_idle irq:softirq_entry irq:softirq_exit power:cpu_idle \
+timer:hrtimer_expire_entry timer:tick_stop irq_vectors:local_timer_entry irq:softirq_raise \
+timer_migration"
 SW_RECORD_NEEDED="timer_start timer_cancel timer_expire_entry"
 # The kernel's filter of an event, where it has one: of the softirqs, only
-# TIMER_SOFTIRQ's (vector 1)
-SW_RECORD_FILTERS="softirq_entry:vec==1 softirq_exit:vec==1"
+# TIMER_SOFTIRQ's (vector 1); of the hrtimers, the tick's (TICK: its
+# function's address)
+SW_RECORD_FILTERS="softirq_entry:vec==1 softirq_exit:vec==1 softirq_raise:vec==1 \
+hrtimer_expire_entry:function==TICK"
 # An awk pattern that matches the name of a recorded event, as the kernel's
 # text output and trace-cmd report print it (with its colon)
-SW_RECORD_EVENT_RE='^(timer_[a-z_]+|softirq_entry|softirq_exit|cpu_idle):$'
+SW_RECORD_EVENT_RE='^(timer_[a-z_]+|softirq_(entry|exit|raise)|cpu_idle|hrtimer_expire_entry|'
+SW_RECORD_EVENT_RE+='tick_stop|local_timer_entry|tmigr_[a-z_]+):$'
 # The lines of the ring buffer's statistics that count lost events (awk)
 # shellcheck disable=SC2016 # awk's fields, not the shell's
 SW_RECORD_LOST='/^(overrun|commit overrun|dropped events):/ { n += $NF } END { print n + 0 }'
 # The ring buffer, in KB per CPU: the whole run stays in it
 SW_RECORD_BUFFER_KB=65536
 SW_RECORD_WORKLOADS="idle tcp disk mix"
+# Those of --host: no ext4 disk of its own there, a build instead
+SW_RECORD_HOST_WORKLOADS="idle tcp build"
+# This machine's tracefs
+SW_RECORD_TRACEFS=/sys/kernel/tracing
 
 usage()
 {
 	echo "usage: $0 [--kernel K] [--seconds S] [--idle S] [--out FILE] WORKLOAD" >&2
+	echo "       $0 --host [--seconds S] [--idle S] [--out FILE] HOST-WORKLOAD" >&2
 	echo "       $0 --check FILE..." >&2
 	echo "K: $SW_VM_KERNELS" >&2
 	echo "WORKLOAD: $SW_RECORD_WORKLOADS" >&2
+	echo "HOST-WORKLOAD: $SW_RECORD_HOST_WORKLOADS" >&2
 	exit 2
 }
 
@@ -106,32 +130,61 @@ sw_record_stage()
 	fi
 }
 
-# The guest's script: record during the workload, check, send the file
-sw_record_guest()
+# The recorder, a plain sh script run as root on the kernel it records (in
+# a guest, or on this machine under a mount namespace of its own): enable
+# the events by hand, run the workload command $2 between a marker and the
+# end, check that nothing was lost, write the file with trace-cmd extract
+# and check it against the kernel's own text output. $1 is its scratch
+# directory; $3 where the file goes: a path, or "console" for base64
+# between two lines on its output.
+sw_record_script()
 {
-	cat <<GUEST_END
-export PATH=/opt/bin:\$PATH
+	cat <<REC_END
+W=$1
 T=/sys/kernel/tracing
 [ -e \$T/trace ] || { echo "record: no tracefs"; exit 1; }
+mkdir -p \$W || exit 1
 # The kernel's messages would break the base64 lines
-dmesg -n 1
-args=
+[ "$3" != console ] || dmesg -n 1
+# The tick's hrtimer (tick_sched_timer up to 6.8, tick_nohz_handler since),
+# by address: the filter of hrtimer_expire_entry keeps it alone
+tick=\$(awk '\$3 == "tick_nohz_handler" || \$3 == "tick_sched_timer" { print \$1; exit }' \
+	/proc/kallsyms)
+# The directory of the event (system:event) or system (system) \$1
+dir()
+{
+	case "\$1" in
+	*:*)	echo \$T/events/\${1%%:*}/\${1#*:} ;;
+	*)	echo \$T/events/\$1 ;;
+	esac
+}
+# The events by hand, where trace-cmd start would also set up the function
+# tracer, which not every kernel lets it; the global clock orders the
+# CPUs' events with each other (a timer armed on one CPU may run on another)
+echo global > \$T/trace_clock || exit 1
+echo $SW_RECORD_BUFFER_KB > \$T/buffer_size_kb || exit 1
 for se in $SW_RECORD_EVENTS; do
-	s=\${se%%:*}
-	e=\${se#*:}
-	[ -d \$T/events/\$s/\$e ] || continue
-	args="\$args -e \$se"
-	for f in $SW_RECORD_FILTERS; do
-		[ "\${f%%:*}" = "\$e" ] && args="\$args -f \${f#*:}"
+	d=\$(dir \$se)
+	[ -d \$d ] || continue
+	f=
+	for sf in $SW_RECORD_FILTERS; do
+		[ "\${sf%%:*}" = "\${se#*:}" ] && f=\${sf#*:}
 	done
+	case "\$f" in
+	*TICK*)
+		[ -n "\$tick" ] || { echo "record: \$se: no tick function"; continue; }
+		f=\$(echo "\$f" | sed "s/TICK/0x\$tick/")
+		;;
+	esac
+	[ -z "\$f" ] || echo "\$f" > \$d/filter || exit 1
+	echo 1 > \$d/enable || exit 1
+	echo "record: \$se\${f:+ if \$f}"
 done
-echo "record: events:\$args"
-# The global clock orders the CPUs' events with each other (a timer armed
-# on one CPU may run on another)
-trace-cmd start -q -C global -b $SW_RECORD_BUFFER_KB \$args >/dev/null || exit 1
-echo "shadow_wheel_trace: hz=$hz release=\$(uname -r) kernel=$kernel workload=$workload" \
+echo > \$T/trace
+echo 1 > \$T/tracing_on
+echo "shadow_wheel_trace: hz=$hz release=\$(uname -r) kernel=$name workload=$workload" \
 	"seconds=$seconds idle=$idle" > \$T/trace_marker
-sh /real_traffic.sh $seconds $idle $workload || exit 1
+$2 || exit 1
 echo 0 > \$T/tracing_on
 
 lost=0
@@ -158,20 +211,20 @@ events()
 			print ev, fn
 	}' | sort
 }
-grep -v '^#' \$T/trace | events > /tmp/kernel.events
-echo "record: \$(wc -l < /tmp/kernel.events) events in the buffer"
+grep -v '^#' \$T/trace | events > \$W/kernel.events
+echo "record: \$(wc -l < \$W/kernel.events) events in the buffer"
 # The marker's own function too, so that its line reads right
-{ sed -n 's/.*function=//p' /tmp/kernel.events; echo tracing_mark_write; } | sort -u \
-	> /tmp/functions
-awk 'NR == FNR { want[\$1] = 1; next } (\$3 in want)' /tmp/functions /proc/kallsyms \
-	> /tmp/kallsyms
-echo "record: \$(wc -l < /tmp/functions) timer functions," \
-	"\$(wc -l < /tmp/kallsyms) of \$(wc -l < /proc/kallsyms) symbols kept"
+{ sed -n 's/.*function=//p' \$W/kernel.events; echo tracing_mark_write; } | sort -u \
+	> \$W/functions
+awk 'NR == FNR { want[\$1] = 1; next } (\$3 in want)' \$W/functions /proc/kallsyms \
+	> \$W/kallsyms
+echo "record: \$(wc -l < \$W/functions) timer functions," \
+	"\$(wc -l < \$W/kallsyms) of \$(wc -l < /proc/kallsyms) symbols kept"
 # Of the events' formats, those of the recorded events and ftrace's own
 # (the marker is one): trace-cmd extract would save every event's
 # (each file read with cat: 6.12's eventfs gives them all one inode
 # number, and busybox cp -r would link them to the first it copied)
-E=/tmp/events
+E=\$W/events
 copy()
 {
 	mkdir -p \$(dirname \$E/\$1) && cat \$T/events/\$1 > \$E/\$1 || exit 1
@@ -182,37 +235,45 @@ for d in \$T/events/ftrace/*/; do
 	copy ftrace/\$(basename \$d)/format
 done
 for se in $SW_RECORD_EVENTS; do
+	d=\$(dir \$se)
+	[ -d \$d ] || continue
 	s=\${se%%:*}
-	e=\${se#*:}
-	[ -d \$T/events/\$s/\$e ] || continue
 	[ -f \$E/\$s/enable ] || copy \$s/enable
-	for f in format id enable; do
-		copy \$s/\$e/\$f
+	for e in \$(cd \$T/events/\$s && ls); do
+		[ -d \$T/events/\$s/\$e ] || continue
+		[ "\$s:\$e" = "\$se" ] || [ "\$s" = "\$se" ] || continue
+		for f in format id enable; do
+			copy \$s/\$e/\$f
+		done
 	done
 done
-mount --bind /tmp/kallsyms /proc/kallsyms || exit 1
+mount --bind \$W/kallsyms /proc/kallsyms || exit 1
 mount --bind \$E \$T/events || exit 1
-trace-cmd extract -o /tmp/trace.dat > /tmp/extract.log 2>&1
+trace-cmd extract -o \$W/trace.dat > \$W/extract.log 2>&1
 rc=\$?
 umount \$T/events
 umount /proc/kallsyms
 if [ \$rc -ne 0 ]; then
-	sed 's/^/record: extract: /' /tmp/extract.log
+	sed 's/^/record: extract: /' \$W/extract.log
 	exit 1
 fi
-trace-cmd report -N -i /tmp/trace.dat 2>/tmp/report.log | events > /tmp/file.events
-if ! cmp -s /tmp/kernel.events /tmp/file.events; then
+trace-cmd report -N -i \$W/trace.dat 2>\$W/report.log | events > \$W/file.events
+if ! cmp -s \$W/kernel.events \$W/file.events; then
 	echo "record: the file's events are not the kernel's:" \
-		"\$(wc -l < /tmp/file.events) of \$(wc -l < /tmp/kernel.events)"
-	head -n 20 /tmp/report.log | sed 's/^/record: report: /'
-	diff /tmp/kernel.events /tmp/file.events | head -n 20 | sed 's/^/record: diff: /'
+		"\$(wc -l < \$W/file.events) of \$(wc -l < \$W/kernel.events)"
+	head -n 20 \$W/report.log | sed 's/^/record: report: /'
+	diff \$W/kernel.events \$W/file.events | head -n 20 | sed 's/^/record: diff: /'
 	exit 1
 fi
-echo "record: trace.dat of \$(wc -c < /tmp/trace.dat) bytes, every event and name in it"
-echo SW_TRACE_BEGIN
-base64 /tmp/trace.dat
-echo SW_TRACE_END
-GUEST_END
+echo "record: trace.dat of \$(wc -c < \$W/trace.dat) bytes, every event and name in it"
+if [ "$3" = console ]; then
+	echo SW_TRACE_BEGIN
+	base64 \$W/trace.dat
+	echo SW_TRACE_END
+else
+	cp \$W/trace.dat "$3" || exit 1
+fi
+REC_END
 }
 
 # Check the trace $1 and print what is in it
@@ -286,8 +347,145 @@ sw_record_check()
 	return $rc
 }
 
-kernel=debian seconds='' idle=1 out='' check=0
-sw_options check 'kernel=.+' 'seconds=[1-9][0-9]*' 'idle=[0-9]+' 'out=.+' -- "$@"
+# This machine's tracing as it is: refuses (and changes nothing) if a
+# tracer or an event is on; else saves in $work/saved what the recorder
+# changes (tracing_on, the buffer's size, the clock, our events' filters),
+# for sw_record_host_restore()
+sw_record_host_save()
+{
+	local t=$SW_RECORD_TRACEFS se d
+
+	[ -w "$t/tracing_on" ] ||
+		sw_die "no tracefs at $t (mount -t tracefs nodev $t)"
+	[ "$(cat "$t/current_tracer")" = nop ] ||
+		sw_die "this machine's tracing is in use (current_tracer $(cat "$t/current_tracer")): not recording"
+	[ -z "$(cat "$t/set_event")" ] ||
+		sw_die "this machine's tracing is in use (events on: $(head -n 3 "$t/set_event" | tr '\n' ' ')...): not recording"
+	{
+		echo "tracing_on $(cat "$t/tracing_on")"
+		# A buffer not yet expanded ("7 (expanded: 1408)") comes back at
+		# the size it would have expanded to
+		echo "buffer_size_kb $(sed 's/.*expanded: \([0-9]*\).*/\1/' "$t/buffer_size_kb" |
+				       cut -d' ' -f1)"
+		echo "trace_clock $(sed 's/.*\[\(.*\)\].*/\1/' "$t/trace_clock")"
+		for se in $SW_RECORD_EVENTS; do
+			d=events/${se%%:*}
+			[[ $se == *:* ]] && d+=/${se#*:}
+			[ -f "$t/$d/filter" ] && echo "$d/filter $(head -n 1 "$t/$d/filter")"
+		done
+	} > "$work/saved"
+}
+
+# This machine's tracing as sw_record_host_save() found it: our events off,
+# their filters, the clock and the buffer's size back, the buffer emptied
+sw_record_host_restore()
+{
+	local t=$SW_RECORD_TRACEFS file value se d
+
+	echo 0 > "$t/tracing_on"
+	for se in $SW_RECORD_EVENTS; do
+		d=events/${se%%:*}
+		[[ $se == *:* ]] && d+=/${se#*:}
+		[ -f "$t/$d/enable" ] && echo 0 > "$t/$d/enable"
+	done
+	while read -r file value; do
+		case "$file" in
+		*/filter)	[ "$value" = none ] && value=0 ;;
+		tracing_on)	continue ;;
+		esac
+		echo "$value" > "$t/$file"
+	done < "$work/saved"
+	echo > "$t/trace"
+	awk '$1 == "tracing_on" { print $2 }' "$work/saved" > "$t/tracing_on"
+	sw_log "record: this machine's tracing restored"
+}
+
+# The workload $1 on this machine, as a script: idle and tcp as in a guest
+# (busybox's httpd serving), build a make -j$SW_JOBS of the user-space KUnit
+# suites again and again for S seconds, then idle
+sw_record_host_workload()
+{
+	mkdir -p "$work/bin"
+	ln -sf "$(command -v busybox)" "$work/bin/httpd"
+	if [ "$1" != build ]; then
+		echo "PATH=$work/bin:\$PATH sh $SW_ROOT/selftests/shadow_wheel/real_traffic.sh" \
+			"$seconds $idle $1"
+		return
+	fi
+	cat <<BUILD_END
+now() { cut -d. -f1 /proc/uptime; }
+end=\$((\$(now) + $seconds))
+n=0
+while [ "\$(now)" -lt "\$end" ]; do
+	rm -rf $work/build
+	make -s -j$SW_JOBS -C $SW_ROOT/kunit/user O=$work/build all >/dev/null 2>&1 || exit 1
+	n=\$((n + 1))
+done
+echo "real_traffic: build, \$n builds of the user-space KUnit suites"
+sleep $idle
+BUILD_END
+}
+
+# Record on this machine's own kernel into $work/trace.dat, the recorder
+# in a mount namespace of its own (its bind mounts seen by it alone, gone
+# with it) and this machine's tracing restored at exit, also on a signal
+sw_record_host()
+{
+	local rc
+
+	[ "$(id -u)" -eq 0 ] || sw_die "recording this machine's kernel needs root"
+	sw_need_packages busybox-static util-linux
+	hz=$( (zcat /proc/config.gz 2>/dev/null || cat "/boot/config-$(uname -r)" 2>/dev/null) |
+		sed -n 's/^CONFIG_HZ=//p')
+	[ -n "$hz" ] || sw_die "this kernel's CONFIG_HZ is not known (no /proc/config.gz or /boot/config-*)"
+	sw_record_host_save
+	sw_at_exit sw_record_host_restore
+	sw_record_host_workload "$workload" > "$work/workload.sh"
+	sw_record_script "$work/rec" "sh $work/workload.sh" "$work/trace.dat" > "$work/record.sh"
+	sw_log "record: $workload for ${seconds}s (then ${idle}s idle) on this machine, $(uname -r), HZ=$hz"
+	unshare --mount --propagation private sh "$work/record.sh" > "$work/console" 2>&1
+	rc=$?
+	grep -a -E '^(record|real_traffic):' "$work/console"
+	if [ $rc -ne 0 ]; then
+		tail -n 40 "$work/console" >&2
+		sw_die "record: the recorder failed (exit status $rc)"
+	fi
+}
+
+# Record in a guest of the matrix into $work/trace.dat: the recorder with
+# Debian's trace-cmd staged in, its file back as base64 on the console
+sw_record_vm()
+{
+	local config disk=() rc
+
+	config=$(sw_vm_config "$kernel") || exit 1
+	hz=$(sed -n 's/^CONFIG_HZ=//p' "$config")
+	[ -n "$hz" ] || sw_die "no CONFIG_HZ in $config"
+	sw_record_stage "$work/stage"
+	{
+		echo "export PATH=/opt/bin:\$PATH"
+		sw_record_script /tmp/record "sh /real_traffic.sh $seconds $idle $workload" console
+	} > "$work/guest.sh"
+	[ "$workload" = disk ] || [ "$workload" = mix ] && disk=(--disk 256)
+
+	sw_log "record: $workload for ${seconds}s (then ${idle}s idle) on the $kernel kernel, HZ=$hz"
+	"$SW_ROOT/scripts/vm.sh" --kernel "$kernel" "${disk[@]}" --timeout $((4 * seconds + 900)) \
+		--file "$work/stage/opt:/opt" --file "$work/stage/lib:/lib" \
+		--file "$work/stage/lib64:/lib64" \
+		--file "$SW_ROOT/selftests/shadow_wheel/real_traffic.sh" \
+		"$work/guest.sh" > "$work/console"
+	rc=$?
+	grep -a -E '^(record|real_traffic):' "$work/console"
+	if [ $rc -ne 0 ]; then
+		tail -n 40 "$work/console" >&2
+		sw_die "record: the guest failed (exit status $rc)"
+	fi
+	sed -n '/^SW_TRACE_BEGIN$/,/^SW_TRACE_END$/p' "$work/console" | grep -v '^SW_TRACE_' |
+		base64 -d > "$work/trace.dat" || sw_die "record: the trace did not come back whole"
+}
+
+kernel='' seconds='' idle=1 out='' check=0 host=0
+sw_options check host 'kernel=.+' 'seconds=[1-9][0-9]*' 'idle=[0-9]+' 'out=.+' -- "$@"
 shift "$sw_optind"
 
 sw_need_packages trace-cmd
@@ -302,46 +500,43 @@ fi
 
 [ $# -eq 1 ] || usage
 workload=$1
-case " $SW_RECORD_WORKLOADS " in
+if [ $host -eq 1 ]; then
+	[ -z "$kernel" ] || usage
+	workloads=$SW_RECORD_HOST_WORKLOADS
+	name=host
+else
+	kernel=${kernel:-debian}
+	case " $SW_VM_KERNELS " in
+	*" $kernel "*) ;;
+	*) usage ;;
+	esac
+	workloads=$SW_RECORD_WORKLOADS
+	name=$kernel
+fi
+case " $workloads " in
 *" $workload "*) ;;
-*) usage ;;
-esac
-case " $SW_VM_KERNELS " in
-*" $kernel "*) ;;
 *) usage ;;
 esac
 if [ -z "$seconds" ]; then
 	seconds=10
 	[ "$workload" = idle ] && seconds=60
 fi
-[ -n "$out" ] || out=$SW_ROOT/traces/$(sw_record_kernel_name "$kernel")-$workload.dat
+if [ -z "$out" ]; then
+	if [ $host -eq 1 ]; then
+		out=$SW_ROOT/traces/host-$(uname -r | cut -d. -f1-2)-$workload.dat
+	else
+		out=$SW_ROOT/traces/$(sw_record_kernel_name "$kernel")-$workload.dat
+	fi
+fi
 [ -d "$(dirname "$out")" ] || sw_die "no directory $(dirname "$out")"
-
-config=$(sw_vm_config "$kernel") || exit 1
-hz=$(sed -n 's/^CONFIG_HZ=//p' "$config")
-[ -n "$hz" ] || sw_die "no CONFIG_HZ in $config"
 
 work=$(mktemp -d)
 sw_rm_at_exit "$work"
-sw_record_stage "$work/stage"
-sw_record_guest > "$work/guest.sh"
-disk=()
-[ "$workload" = disk ] || [ "$workload" = mix ] && disk=(--disk 256)
-
-sw_log "record: $workload for ${seconds}s (then ${idle}s idle) on the $kernel kernel, HZ=$hz"
-"$SW_ROOT/scripts/vm.sh" --kernel "$kernel" "${disk[@]}" --timeout $((4 * seconds + 900)) \
-	--file "$work/stage/opt:/opt" --file "$work/stage/lib:/lib" \
-	--file "$work/stage/lib64:/lib64" \
-	--file "$SW_ROOT/selftests/shadow_wheel/real_traffic.sh" \
-	"$work/guest.sh" > "$work/console"
-rc=$?
-grep -a -E '^(record|real_traffic):' "$work/console"
-if [ $rc -ne 0 ]; then
-	tail -n 40 "$work/console" >&2
-	sw_die "record: the guest failed (exit status $rc)"
+if [ $host -eq 1 ]; then
+	sw_record_host
+else
+	sw_record_vm
 fi
-sed -n '/^SW_TRACE_BEGIN$/,/^SW_TRACE_END$/p' "$work/console" | grep -v '^SW_TRACE_' |
-	base64 -d > "$work/trace.dat" || sw_die "record: the trace did not come back whole"
 sw_record_check "$work/trace.dat" || sw_die "record: the trace fails its check"
 mv "$work/trace.dat" "$out" || sw_die "cannot write $out"
 sw_log "record: $out"
