@@ -121,9 +121,8 @@ sw_check_tests()
 # guest took a tick 3 jiffies late and failed the mirror's lateness
 # contract), then tested (sw_check_tests()) beside the next build; the
 # KUnit suites in user space beside the builds (SCHED_IDLE too) from the
-# start, and lint
-# once they are done (it builds in the UML kernels' trees). Fails if a
-# kernel did not build, a job failed or lint did.
+# start, and lint once they are done (it builds in the UML kernels'
+# trees). Fails if a kernel did not build, a job failed or lint did.
 sw_check_lane()
 {
 	local k start pid pids=() rc=0
