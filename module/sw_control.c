@@ -37,10 +37,15 @@ struct sw_parse {
 	char		*rest;		/* the words not yet read */
 };
 
+/*
+ * The command and its words are the writer's bytes: printed escaped (%*pE),
+ * so that no control character of theirs reaches the log as it is
+ */
 static int sw_reject(const struct sw_parse *p, int err, const char *why, const char *word)
 {
-	pr_warn("control: %s%s%s (%pe): '%s'\n", why, word ? " " : "", word ?: "",
-		ERR_PTR(err), p->cmd);
+	pr_warn("control: %s%s%*pE (%pe): '%*pE'\n", why, word ? " " : "",
+		word ? (int)strlen(word) : 0, word ?: "", ERR_PTR(err),
+		(int)strlen(p->cmd), p->cmd);
 	return err;
 }
 
@@ -223,8 +228,8 @@ static int sw_kbench_number(struct sw_parse *p, const char *key, const char *val
 			    unsigned long lo, unsigned long hi, unsigned long *val)
 {
 	if (sw_parse_ulong(value, val) || *val < lo || *val > hi) {
-		pr_warn("bench: %s must be %lu..%lu (%pe): '%s'\n", key, lo, hi,
-			ERR_PTR(-EINVAL), p->cmd);
+		pr_warn("bench: %s must be %lu..%lu (%pe): '%*pE'\n", key, lo, hi,
+			ERR_PTR(-EINVAL), (int)strlen(p->cmd), p->cmd);
 		return -EINVAL;
 	}
 	return 0;
@@ -326,7 +331,8 @@ int sw_control_bench(const char *cmd)
 	if (!ret) {
 		ret = sw_kbench_run(&req);
 		if (ret)
-			pr_warn("bench: run failed (%pe): '%s'\n", ERR_PTR(ret), cmd);
+			pr_warn("bench: run failed (%pe): '%*pE'\n", ERR_PTR(ret),
+				(int)strlen(cmd), cmd);
 	}
 	kfree(buf);
 	return ret;
