@@ -347,6 +347,16 @@ sw_record_check()
 	return $rc
 }
 
+# The tracefs directory, under events/, of the event (system:event) or
+# system (system) $1 of SW_RECORD_EVENTS
+sw_record_event_dir()
+{
+	case "$1" in
+	*:*)	echo "events/${1%%:*}/${1#*:}" ;;
+	*)	echo "events/$1" ;;
+	esac
+}
+
 # This machine's tracing as it is: refuses (and changes nothing) if a
 # tracer or an event is on; else saves in $work/saved what the recorder
 # changes (tracing_on, the buffer's size, the clock, our events' filters),
@@ -369,8 +379,7 @@ sw_record_host_save()
 				       cut -d' ' -f1)"
 		echo "trace_clock $(sed 's/.*\[\(.*\)\].*/\1/' "$t/trace_clock")"
 		for se in $SW_RECORD_EVENTS; do
-			d=events/${se%%:*}
-			[[ $se == *:* ]] && d+=/${se#*:}
+			d=$(sw_record_event_dir "$se")
 			[ -f "$t/$d/filter" ] && echo "$d/filter $(head -n 1 "$t/$d/filter")"
 		done
 	} > "$work/saved"
@@ -384,8 +393,7 @@ sw_record_host_restore()
 
 	echo 0 > "$t/tracing_on"
 	for se in $SW_RECORD_EVENTS; do
-		d=events/${se%%:*}
-		[[ $se == *:* ]] && d+=/${se#*:}
+		d=$(sw_record_event_dir "$se")
 		[ -f "$t/$d/enable" ] && echo 0 > "$t/$d/enable"
 	done
 	while read -r file value; do
@@ -426,13 +434,22 @@ sleep $idle
 BUILD_END
 }
 
+# The recorder's lines of $work/console; with its exit status $1 not 0,
+# the console's end and an error naming $2, where it ran
+sw_record_ran()
+{
+	grep -a -E '^(record|real_traffic):' "$work/console"
+	if [ "$1" -ne 0 ]; then
+		tail -n 40 "$work/console" >&2
+		sw_die "record: the $2 failed (exit status $1)"
+	fi
+}
+
 # Record on this machine's own kernel into $work/trace.dat, the recorder
 # in a mount namespace of its own (its bind mounts seen by it alone, gone
 # with it) and this machine's tracing restored at exit, also on a signal
 sw_record_host()
 {
-	local rc
-
 	[ "$(id -u)" -eq 0 ] || sw_die "recording this machine's kernel needs root"
 	sw_need_packages busybox-static util-linux
 	hz=$( (zcat /proc/config.gz 2>/dev/null || cat "/boot/config-$(uname -r)" 2>/dev/null) |
@@ -444,19 +461,14 @@ sw_record_host()
 	sw_record_script "$work/rec" "sh $work/workload.sh" "$work/trace.dat" > "$work/record.sh"
 	sw_log "record: $workload for ${seconds}s (then ${idle}s idle) on this machine, $(uname -r), HZ=$hz"
 	unshare --mount --propagation private sh "$work/record.sh" > "$work/console" 2>&1
-	rc=$?
-	grep -a -E '^(record|real_traffic):' "$work/console"
-	if [ $rc -ne 0 ]; then
-		tail -n 40 "$work/console" >&2
-		sw_die "record: the recorder failed (exit status $rc)"
-	fi
+	sw_record_ran $? recorder
 }
 
 # Record in a guest of the matrix into $work/trace.dat: the recorder with
 # Debian's trace-cmd staged in, its file back as base64 on the console
 sw_record_vm()
 {
-	local config disk=() rc
+	local config disk=()
 
 	config=$(sw_vm_config "$kernel") || exit 1
 	hz=$(sed -n 's/^CONFIG_HZ=//p' "$config")
@@ -474,12 +486,7 @@ sw_record_vm()
 		--file "$work/stage/lib64:/lib64" \
 		--file "$SW_ROOT/selftests/shadow_wheel/real_traffic.sh" \
 		"$work/guest.sh" > "$work/console"
-	rc=$?
-	grep -a -E '^(record|real_traffic):' "$work/console"
-	if [ $rc -ne 0 ]; then
-		tail -n 40 "$work/console" >&2
-		sw_die "record: the guest failed (exit status $rc)"
-	fi
+	sw_record_ran $? guest
 	sed -n '/^SW_TRACE_BEGIN$/,/^SW_TRACE_END$/p' "$work/console" | grep -v '^SW_TRACE_' |
 		base64 -d > "$work/trace.dat" || sw_die "record: the trace did not come back whole"
 }
