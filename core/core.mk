@@ -17,10 +17,13 @@
 #		shared by the module and the replay: by timestamps and rules
 #		(the replay's), by numbers (the module's logs)
 #   heap/	a binary min-heap of timers over the caller's array
+#   tree/	an ordered set of timers by tick (a treap), whose lookup is
+#		the first tick after t: the CPUs' model keeps a base's timers
+#		in one
 #   bench/	the benchmark workloads
 #
 # Dependencies run one way: bench, mirror and merge on wheel, mirror and
-# merge on event, event, wheel and heap on nothing.
+# merge on event, mirror on tree, event, wheel, heap and tree on nothing.
 
 sw_core_wheel := wheel/sw_wheel.c wheel/sw_geometry.c wheel/sw_classic.c
 sw_core_mirror := mirror/sw_mirror.c mirror/sw_diff.c mirror/sw_mirror_top.c \
@@ -28,5 +31,6 @@ sw_core_mirror := mirror/sw_mirror.c mirror/sw_diff.c mirror/sw_mirror_top.c \
 		  mirror/sw_sirq.c mirror/sw_sirq_diff.c
 sw_core_merge := merge/sw_order.c merge/sw_logmerge.c
 sw_core_heap := heap/sw_heap.c
+sw_core_tree := tree/sw_tree.c
 sw_core_bench := bench/sw_bench.c
-sw_core_dirs := event wheel mirror merge heap bench
+sw_core_dirs := event wheel mirror merge heap tree bench

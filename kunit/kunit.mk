@@ -7,4 +7,4 @@
 sw_kunit_suites := sw_test_common.c sw_wheel_test.c sw_model_test.c sw_classic_test.c \
 		   sw_hz_test.c sw_mirror_test.c sw_mirror_model_test.c sw_next_test.c \
 		   sw_mirror_top_test.c sw_softirq_test.c sw_order_test.c sw_spec_test.c \
-		   sw_logmerge_test.c sw_heap_test.c
+		   sw_logmerge_test.c sw_heap_test.c sw_tree_test.c
