@@ -49,8 +49,11 @@
  * Each CPU's ticks are looked at lazily, up to jiffies j, before any event
  * at j that concerns the CPU (its own, or a timer on its bases): the tick
  * of jiffy j comes before the events of that jiffy, and the CPU's state in
- * between (idle, its timers) changes only by such events. A recompute is a
- * walk of the CPU's timers, done only when the kernel recomputes.
+ * between (idle, its timers) changes only by such events. Each wheel keeps
+ * a CPU's pending timers in a tree per base, ordered by the tick it runs
+ * them at (sw_tree.c): a recompute, done only when the kernel recomputes,
+ * is a lookup of the first tick after the wheel's in each base's tree,
+ * O(log n) in the timers the CPU has pending.
  *
  * The differential of the kernel wheel's raises against the recorded ones
  * is sw_sirq_diff.c's: the model tells it what it predicts and what the
@@ -103,9 +106,15 @@ void sw_sirq_set_cpus(struct sw_sirq *s, struct sw_sirq_cpu *cpus, unsigned int 
 {
 	unsigned int i;
 
+	unsigned int w, b;
+
 	memset(cpus, 0, nr_cpus * sizeof(*cpus));
-	for (i = 0; i < nr_cpus; i++)
+	for (i = 0; i < nr_cpus; i++) {
 		INIT_LIST_HEAD(&cpus[i].timers);
+		for (w = 0; w < SW_SIRQ_MAX_WHEELS; w++)
+			for (b = 0; b < SW_SIRQ_NR_BASES; b++)
+				sw_tree_init(&cpus[i].wheel[w].timers[b]);
+	}
 	s->cpus = cpus;
 	s->nr_cpus = nr_cpus;
 	s->bases = bases;
@@ -125,14 +134,15 @@ void sw_sirq_set_exact_next(struct sw_sirq *s, bool exact)
 /**
  * sw_sirq_set_budget - how much work the model may do per event
  * @s:		the model
- * @budget:	visits of a timer by a wheel (%SW_SIRQ_BUDGET by default);
- *		ULONG_MAX never runs out
+ * @budget:	looks at a CPU's bases in one wheel (%SW_SIRQ_BUDGET by
+ *		default); ULONG_MAX never runs out
  *
- * The model recomputes a base's next_expiry by a walk of its CPU's
- * timers, in each wheel. With many timers on one CPU that is more than
- * the live mirror may do with interrupts off for one event: a CPU whose
- * model runs out is reset (&sw_sirq_cpu.resets) and followed again from
- * an own event whose recompute fits.
+ * A look at a CPU's bases in a wheel, a recompute or a raise, costs a
+ * lookup in each base's tree, however many timers it holds. What bounds
+ * an event's work is how many it takes: its CPUs' ticks caught up over a
+ * long gap, in every wheel. A CPU whose model runs out is reset
+ * (&sw_sirq_cpu.resets) and followed again from an own event whose
+ * recompute fits.
  */
 void sw_sirq_set_budget(struct sw_sirq *s, unsigned long budget)
 {
@@ -146,7 +156,11 @@ void sw_sirq_set_budget(struct sw_sirq *s, unsigned long budget)
  */
 void sw_sirq_timer_init(struct sw_sirq_timer *tm, const struct sw_timer *ent)
 {
+	unsigned int w;
+
 	INIT_LIST_HEAD(&tm->on_cpu);
+	for (w = 0; w < SW_SIRQ_MAX_WHEELS; w++)
+		sw_tree_node_init(&tm->node[w]);
 	tm->ent = ent;
 	tm->ktick = 0;
 	tm->tflags = 0;
@@ -187,44 +201,43 @@ static void sw_sirq_min(unsigned int b, unsigned long tk, unsigned int mask, uns
 	*found |= BIT(b);
 }
 
+/* Whether base tree @tree holds a timer due in (@from, @t] */
+static bool sw_sirq_due_in(const struct sw_tree *tree, unsigned long from, unsigned long t)
+{
+	const struct sw_tree_node *n = sw_tree_after(tree, from);
+
+	return n && !sw_time_after(n->tick, t);
+}
+
 /*
- * One walk of @c's timers and ghosts in wheel @w: for each base in @mask,
+ * A look at @c's bases and ghosts in wheel @w: for each base in @mask,
  * @next gets the first tick after @t of a timer pending there
  * (__next_timer_interrupt()), and @found the bases that have one; @runs,
- * if not NULL, whether a timer is due in (@from, @t], which a run at @t
- * runs. Each timer on the list is charged to the event's budget, all of
- * them before the walk: false, and nothing to go by, if that is more than
- * is left (the event's budget is then spent: what else the event catches
- * up fails too). A CPU with more timers than the budget is given up on
- * at once, on each of its events, rather than after a walk of the
- * budget's worth of them.
+ * if not NULL, whether a timer of any base is due in (@from, @t], which a
+ * run at @t runs. Charged one to the event's budget: false, and nothing
+ * to go by, if none is left (what else the event catches up then fails
+ * too).
  */
 static bool sw_sirq_scan(struct sw_sirq *s, const struct sw_sirq_cpu *c, unsigned int w,
 			 unsigned int mask, unsigned long from, unsigned long t,
 			 unsigned long *next, unsigned int *found, bool *runs)
 {
 	const struct sw_sirq_wheel *sw = &c->wheel[w];
-	const struct sw_sirq_timer *tm;
-	unsigned int i;
+	const struct sw_tree_node *n;
+	unsigned int b, i;
 
 	*found = 0;
 	if (runs)
 		*runs = false;
-	/* work never passes budget */
-	if (c->nr_timers > s->budget - s->work) {
-		s->work = s->budget;
+	if (s->work >= s->budget)
 		return false;
-	}
-	s->work += c->nr_timers;
-	list_for_each_entry(tm, &c->timers, on_cpu) {
-		unsigned long tk;
-
-		if (!tm->pending)
-			continue;
-		tk = sw_sirq_tick_of(s, tm, w);
-		if (runs && sw_time_after(tk, from) && !sw_time_after(tk, t))
-			*runs = true;
-		sw_sirq_min(sw_sirq_base_of(s, tm->tflags), tk, mask, t, next, found);
+	s->work++;
+	for (b = 0; b < SW_SIRQ_NR_BASES; b++) {
+		if (runs && !*runs)
+			*runs = sw_sirq_due_in(&sw->timers[b], from, t);
+		n = mask & BIT(b) ? sw_tree_after(&sw->timers[b], t) : NULL;
+		if (n)
+			sw_sirq_min(b, n->tick, mask, t, next, found);
 	}
 	for (i = 0; i < sw->nr_ghosts; i++) {
 		unsigned long tk = sw->ghost[i];
@@ -375,23 +388,20 @@ static bool sw_sirq_idle_recalc(struct sw_sirq *s, struct sw_sirq_cpu *c);
 
 /*
  * @c followed from its own event at jiffies @j: its bases' next_expiry
- * computed afresh in every wheel, a walk of its timers in each, if they
- * all fit in what is left of the event's budget. Their cost is known
- * before any is done: a CPU with more timers than that is given up on at
- * once, where the walks that fit would have been done first, only to be
- * done again. Their next_expiry would mean nothing until a start that
- * fits computes them all again; the wheels' ticks are set as those walks
- * would have left them, an expiry's ghost goes by them. @clock holds
- * each wheel's tick at @j.
+ * computed afresh in every wheel, a look at its bases in each, if they all
+ * fit in what is left of the event's budget. Their cost is known before
+ * any is done: where they do not all fit, none is done, as they would only
+ * have to be done again. Their next_expiry would mean nothing until a
+ * start that fits computes them all again; the wheels' ticks are set as
+ * those looks would have left them, an expiry's ghost goes by them.
+ * @clock holds each wheel's tick at @j.
  */
 static void sw_sirq_start(struct sw_sirq *s, struct sw_sirq_cpu *c, unsigned long j,
 			  const unsigned long *clock)
 {
-	unsigned long left = s->budget - s->work, fit = s->nr_wheels;
+	unsigned long fit = min_t(unsigned long, s->nr_wheels, s->budget - s->work);
 	unsigned int w;
 
-	if (c->nr_timers)
-		fit = min(fit, left / c->nr_timers);
 	for (w = 0; w < s->nr_wheels; w++) {
 		struct sw_sirq_wheel *sw = &c->wheel[w];
 		unsigned long v = clock[w];
@@ -490,12 +500,28 @@ void sw_sirq_enqueue(struct sw_sirq *s, struct sw_sirq_timer *tm, u32 tflags, un
 		struct sw_sirq_wheel *sw = &c->wheel[w];
 		unsigned long t = sw_sirq_tick_of(s, tm, w);
 
+		sw_tree_insert(&sw->timers[b], &tm->node[w], t);
 		if ((sw->none & BIT(b)) || sw_time_before(t, sw->next[b])) {
 			sw->next[b] = t;
 			sw->none &= ~BIT(b);
 			sw->stale &= ~BIT(b);
 		}
 	}
+}
+
+/* @tm no longer pending: out of its base's tree in every wheel */
+static void sw_sirq_unqueue(struct sw_sirq *s, struct sw_sirq_timer *tm)
+{
+	struct sw_sirq_wheel *wheel;
+	unsigned int b, w;
+
+	if (tm->pending && sw_sirq_listed(tm)) {
+		wheel = s->cpus[tm->listed_cpu].wheel;
+		b = sw_sirq_base_of(s, tm->tflags);
+		for (w = 0; w < s->nr_wheels; w++)
+			sw_tree_erase(&wheel[w].timers[b], &tm->node[w]);
+	}
+	tm->pending = false;
 }
 
 /**
@@ -511,7 +537,7 @@ void sw_sirq_delete(struct sw_sirq *s, struct sw_sirq_timer *tm)
 	struct sw_sirq_cpu *c = sw_sirq_cpu(s, sw_ktimer_cpu(tm->tflags));
 	unsigned int b = sw_sirq_base_of(s, tm->tflags), w;
 
-	tm->pending = false;
+	sw_sirq_unqueue(s, tm);
 	if (!c || !c->followed)
 		return;
 	for (w = 0; w < s->nr_wheels; w++) {
@@ -531,6 +557,7 @@ void sw_sirq_delete(struct sw_sirq *s, struct sw_sirq_timer *tm)
  */
 void sw_sirq_release(struct sw_sirq *s, struct sw_sirq_timer *tm)
 {
+	sw_sirq_unqueue(s, tm);
 	if (list_empty(&tm->on_cpu))
 		return;
 	list_del_init(&tm->on_cpu);
@@ -741,6 +768,21 @@ void sw_sirq_read_cpu(const struct sw_sirq *s, unsigned int cpu,
 	fig->resets = c->resets;
 }
 
+/* @c's trees in wheel @w hold its @pending timers, in order; false if not */
+static bool sw_sirq_trees_hold(const struct sw_sirq_wheel *sw, unsigned long pending)
+{
+	unsigned long n;
+	unsigned int b, height;
+
+	for (b = 0; b < SW_SIRQ_NR_BASES; b++) {
+		n = sw_tree_check(&sw->timers[b], &height);
+		if (n > pending)
+			return false;
+		pending -= n;
+	}
+	return !pending;
+}
+
 /**
  * sw_sirq_consistent - check the model's books
  * @s:		the model
@@ -748,7 +790,8 @@ void sw_sirq_read_cpu(const struct sw_sirq *s, unsigned int cpu,
  *		(sw_sirq_listed()): every timer listed must be one of them
  *
  * Each CPU counts the timers on its list, each of them is listed under
- * that CPU, and they are @listed in all. Walks every timer listed: for a
+ * that CPU, and they are @listed in all; each wheel's trees of the CPU's
+ * bases hold its pending ones, in order. Walks every timer listed: for a
  * read, not for every event.
  *
  * Return: true if they hold.
@@ -756,19 +799,27 @@ void sw_sirq_read_cpu(const struct sw_sirq *s, unsigned int cpu,
 bool sw_sirq_consistent(const struct sw_sirq *s, unsigned long listed)
 {
 	const struct sw_sirq_timer *tm;
-	unsigned int i;
+	unsigned int i, w;
 
-	/* A CPU's count of its timers is what its walks are charged */
 	for (i = 0; i < s->nr_cpus; i++) {
-		unsigned long n = 0;
+		unsigned long n = 0, pending = 0;
 
 		list_for_each_entry(tm, &s->cpus[i].timers, on_cpu) {
 			if (tm->listed_cpu != i)
 				return false;
+			for (w = 0; w < s->nr_wheels; w++) {
+				if (sw_tree_linked(&tm->node[w]) != tm->pending)
+					return false;
+			}
+			pending += tm->pending;
 			n++;
 		}
 		if (n != s->cpus[i].nr_timers)
 			return false;
+		for (w = 0; w < s->nr_wheels; w++) {
+			if (!sw_sirq_trees_hold(&s->cpus[i].wheel[w], pending))
+				return false;
+		}
 		listed -= n;
 	}
 	return !listed;

@@ -20,6 +20,7 @@
 #include <linux/types.h>
 
 #include "sw_sirq_diff.h"
+#include "sw_tree.h"
 #include "sw_wheel.h"
 
 /* The most wheels the model follows: a mirror's (%SW_MIRROR_MAX_WHEELS) */
@@ -44,11 +45,12 @@ enum sw_sirq_bases {
 #define SW_SIRQ_GHOSTS		16
 
 /*
- * Work the CPUs' model may do for one event, in visits of a timer by a
- * wheel (a recompute of a base visits each of the CPU's timers): the
- * live mirror runs it with interrupts off, see sw_sirq_set_budget()
+ * Work the CPUs' model may do for one event, in looks at a CPU's bases in
+ * one wheel (each a lookup in a tree of its timers per base, whatever it
+ * holds): the live mirror runs it with interrupts off, see
+ * sw_sirq_set_budget()
  */
-#define SW_SIRQ_BUDGET		8192
+#define SW_SIRQ_BUDGET		256
 
 /**
  * struct sw_sirq_wheel - one CPU's timer softirq as one wheel would raise it
@@ -69,6 +71,8 @@ enum sw_sirq_bases {
  *		still runs them there; the earliest are forgotten first
  * @ghost_base:	the base of each
  * @nr_ghosts:	in @ghost
+ * @timers:	per base, its pending timers by the tick this wheel runs
+ *		them at (&sw_sirq_timer.node)
  */
 struct sw_sirq_wheel {
 	unsigned long	next[SW_SIRQ_NR_BASES];
@@ -82,6 +86,7 @@ struct sw_sirq_wheel {
 	unsigned long	ghost[SW_SIRQ_GHOSTS];
 	u8		ghost_base[SW_SIRQ_GHOSTS];
 	u8		nr_ghosts;
+	struct sw_tree	timers[SW_SIRQ_NR_BASES];
 };
 
 /**
@@ -94,6 +99,8 @@ struct sw_sirq_wheel {
  * @tflags:	the kernel's flags: its CPU and base
  * @listed_cpu:	the CPU whose list @on_cpu is on, when on one
  * @pending:	armed in the kernel: a delete (a cancel) clears it
+ * @node:	while it is pending on a CPU the model has, its node in each
+ *		wheel's tree of its base (&sw_sirq_wheel.timers)
  */
 struct sw_sirq_timer {
 	struct list_head	on_cpu;
@@ -102,14 +109,14 @@ struct sw_sirq_timer {
 	u32			tflags;
 	unsigned int		listed_cpu;
 	bool			pending;
+	struct sw_tree_node	node[SW_SIRQ_MAX_WHEELS];
 };
 
 /**
  * struct sw_sirq_cpu - what the model keeps of one CPU: its timer bases'
  *	next_expiry per wheel, its idleness, its softirqs
  * @timers:	the timers on its bases (&sw_sirq_timer.on_cpu)
- * @nr_timers:	on @timers: a walk of them is charged to the event's budget
- *		whole, before it starts
+ * @nr_timers:	on @timers
  * @followed:	its ticks are followed: set by its first own event, cleared
  *		when its model ran out of an event's budget, and set again
  *		by the next own event whose recompute fits in one
