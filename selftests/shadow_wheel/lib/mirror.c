@@ -124,6 +124,7 @@ static const struct swt_mirror_key swt_mirror_keys[] = {
 	{ "softirq.agree", offsetof(struct swt_mirror, softirq_agree) },
 	{ "softirq.unpredicted", offsetof(struct swt_mirror, softirq_unpredicted) },
 	{ "softirq.missed", offsetof(struct swt_mirror, softirq_missed) },
+	{ "softirq.unmodelled", offsetof(struct swt_mirror, softirq_unmodelled) },
 };
 
 /* A line of mirror/stats other than a wheel's: one figure, if the tests read it */

@@ -64,6 +64,9 @@ int swt_cpu_set_online(unsigned int cpu, bool online);
 int swt_cpus_set_online(const unsigned int *cpus, unsigned int n, bool online);
 int swt_pin_to_cpu(unsigned int cpu);
 
+/* /proc/sys/@name set to @val; its old value first into @old (to free), if not NULL */
+int swt_sysctl(const char *name, const char *val, char **old);
+
 /* The kernel log: a reader at its end, and how many records came since */
 int swt_kmsg_open(void);
 int swt_kmsg_new(int fd, char *last, size_t size);
@@ -316,6 +319,7 @@ struct swt_mirror {
 	u64 softirq_agree;		/* softirq.agree, .unpredicted, .missed: */
 	u64 softirq_unpredicted;	/* the runs and raises the differential */
 	u64 softirq_missed;		/* paired at the run's tick, or not */
+	u64 softirq_unmodelled;		/* softirq.unmodelled: on a CPU reset */
 	unsigned int nr_wheels;
 	struct swt_mirror_wheel wheel[SWT_MIRROR_MAX_WHEELS];
 };

@@ -141,6 +141,20 @@ int swt_write_file(const char *path, const char *buf, size_t len)
 	return 0;
 }
 
+int swt_sysctl(const char *name, const char *val, char **old)
+{
+	char path[128];
+	int ret;
+
+	snprintf(path, sizeof(path), "/proc/sys/%s", name);
+	if (old) {
+		ret = swt_read_file(path, old);
+		if (ret)
+			return ret;
+	}
+	return swt_write_file(path, val, strlen(val));
+}
+
 bool swt_path_exists(const char *path)
 {
 	struct stat st;
