@@ -14,8 +14,9 @@
  * shadow timers pending), keeps up when its log is too small for the
  * traffic (the probes drain it then), and turns bad input away. It counts
  * every run of the kernel's timer softirq, as /proc/softirqs does, and
- * none once stopped, and models every CPU under connection churn. Stopping, starting and unloading under that traffic
- * is sw_mirror_toggle_test.
+ * none once stopped, and models every CPU under connection churn.
+ * Stopping, starting and unloading under that traffic is
+ * sw_mirror_toggle_test.
  */
 
 #include <stdio.h>
