@@ -35,6 +35,7 @@ struct ss {
 	struct sw_mirror_rec	*slots[SS_CPUS];
 	struct sw_sirq_cpu	cpus[SS_CPUS];
 	unsigned long		timers[SS_RECS];	/* their addresses are the identities */
+	bool			observed_ticks;		/* the CPUs' ticks come as events */
 };
 
 /* @t's mirror, its CPUs' model on the first @nr_cpus (none: off) */
@@ -44,7 +45,7 @@ static void ss_setup(struct ss *t, unsigned int nr_cpus, enum sw_sirq_bases base
 		.khz = SS_HZ, .now = SS_T0, .slots = t->slots, .nr_slots = SS_CPUS,
 		.recs = t->recs, .nr_recs = SS_RECS,
 		.cpus = nr_cpus ? t->cpus : NULL, .nr_cpus = nr_cpus, .bases = bases,
-		.exact_next = exact,
+		.exact_next = exact, .observed_ticks = t->observed_ticks,
 	};
 
 	KUNIT_ASSERT_EQ(t->test, sw_mirror_setup(&t->m, &cfg), 0);
@@ -430,6 +431,68 @@ static void sw_softirq_late_tick_runs_the_old_raise(struct kunit *test)
 }
 
 /*
+ * With the CPUs' ticks observed (a trace's hrtimer_expire_entry of the
+ * tick's hrtimer, jiffies derived), the kernel wheel raises at a tick the
+ * CPU took, at the jiffies it saw, not at every jiffy: a tick that came
+ * late raises late, and the run it raised agrees with it; a jiffy with no
+ * tick raises nothing. Without them the same late run is late.
+ */
+static void sw_softirq_observed_ticks_raise_at_them(struct kunit *test)
+{
+	static const unsigned long want[2][SW_SIRQ_NR_VERDICTS] = {
+		{ [SW_SIRQ_LATE] = 1 },
+		{ [SW_SIRQ_AGREE] = 1 },
+	};
+	unsigned int observed;
+
+	for (observed = 0; observed < 2; observed++) {
+		struct ss *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+
+		KUNIT_ASSERT_NOT_NULL(test, t);
+		t->test = test;
+		t->observed_ticks = observed;
+		ss_setup(t, SS_CPUS, SW_BASES_STD_DEF, false);
+		/* Timer 0 due at +11; the CPU's ticks at +1 and +2, then not until +13 */
+		ss_start(t, 0, 0, 10, 0);
+		ss_cpu(t, SW_EV_TICK, 1);
+		ss_cpu(t, SW_EV_TICK, 2);
+		ss_cpu(t, SW_EV_TICK, 13);
+		ss_run_timer(t, 0, 13, 11);
+		ss_expect_verdicts(t, 14, 1, 1, want[observed]);
+		/* Timer 1 due at +21, no tick after +13: raised only with the ticks assumed */
+		ss_start(t, 1, 14, 20, 0);
+		KUNIT_EXPECT_EQ(test, ss_read(t, 40).cpu.predicted, 2UL - observed);
+		KUNIT_EXPECT_EQ(test, ss_read(t, 40).cpu.ticks, 3UL);
+	}
+}
+
+/*
+ * The tick is an interrupt: it can come between an expiry's detach (its
+ * timer_cancel) and its callback (timer_expire_entry). It settles the
+ * cancel the CPU holds as any event of the CPU does, as the cancel of a
+ * due timer, whose expire_entry is awaited: the expiry is still one, and
+ * nothing was cancelled.
+ */
+static void sw_softirq_tick_leaves_an_expiry_whole(struct kunit *test)
+{
+	struct ss *t = ss_new(test, SW_BASES_STD_DEF, false);
+	struct sw_mirror_figures *fig = kunit_kzalloc(test, sizeof(*fig), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, fig);
+	ss_start(t, 0, 0, 10, 0);
+	ss_cpu(t, SW_EV_SOFTIRQ_ENTRY, 11);
+	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_CANCEL, 0, 11, 0, 0), SW_MC_CANCEL);
+	ss_cpu(t, SW_EV_TICK, 11);
+	KUNIT_EXPECT_EQ(test, ss_ev(t, SW_EV_EXPIRE, 0, 11, 11, 0), SW_MC_EXPIRE);
+	ss_cpu(t, SW_EV_SOFTIRQ_EXIT, 11);
+	sw_mirror_read_figures(&t->m, fig);
+	KUNIT_EXPECT_EQ(test, fig->counts.expired, 1UL);
+	KUNIT_EXPECT_EQ(test, fig->counts.cancelled, 0UL);
+	KUNIT_EXPECT_EQ(test, fig->counts.events[SW_MC_ANOMALY], 0UL);
+	KUNIT_EXPECT_TRUE(test, sw_mirror_consistent(&t->m));
+}
+
+/*
  * The model's work for one event is bounded: a budget too small for a
  * recompute (a look at the CPU's bases in each wheel) resets the CPU's
  * model. The softirq it runs while its model cannot be started again is
@@ -604,6 +667,8 @@ SW_TEST_SUITE(sw_softirq_suite, "shadow_wheel_softirq",
 	      KUNIT_CASE(sw_softirq_coarser_wheel_runs_it_later),
 	      KUNIT_CASE(sw_softirq_over_budget_resets_the_cpu),
 	      KUNIT_CASE(sw_softirq_budget_does_not_grow_with_the_timers),
+	      KUNIT_CASE(sw_softirq_observed_ticks_raise_at_them),
+	      KUNIT_CASE(sw_softirq_tick_leaves_an_expiry_whole),
 	      KUNIT_CASE(sw_softirq_cpu_events_lose_no_timer));
 
 kunit_test_suites(&sw_softirq_suite);

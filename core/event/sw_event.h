@@ -20,6 +20,11 @@ enum sw_ev_type {
 	SW_EV_SOFTIRQ_EXIT,	/* softirq_exit of TIMER_SOFTIRQ */
 	SW_EV_IDLE_ENTER,	/* goes idle: cpu_idle with a state, timer_base_idle true */
 	SW_EV_IDLE_EXIT,	/* leaves it: cpu_idle PWR_EVENT_EXIT, timer_base_idle false */
+	/*
+	 * Its tick, at the jiffies it saw: hrtimer_expire_entry of
+	 * tick_sched_timer (6.1), tick_nohz_handler (6.12 on)
+	 */
+	SW_EV_TICK,
 };
 
 /*
@@ -34,7 +39,7 @@ enum sw_ev_type {
 /* The lowest flag a reader of events may take for its own */
 #define SW_EVF_OWN	0x10U
 
-/* An event of the CPU itself (its timer softirq, its idle), of no timer */
+/* An event of the CPU itself (its timer softirq, its idle, its tick), of no timer */
 static inline bool sw_ev_of_cpu(unsigned int type)
 {
 	return type >= SW_EV_SOFTIRQ_ENTRY;

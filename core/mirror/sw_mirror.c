@@ -235,6 +235,7 @@ int sw_mirror_setup(struct sw_mirror *m, const struct sw_mirror_config *cfg)
 	if (cfg->cpu_budget)
 		sw_mirror_set_cpu_budget(m, cfg->cpu_budget);
 	sw_mirror_set_exact_next(m, cfg->exact_next);
+	sw_sirq_set_observed_ticks(&m->sirq, cfg->observed_ticks);
 	return 0;
 }
 
@@ -1011,6 +1012,9 @@ static void sw_mirror_cpu_event(struct sw_mirror *m, const struct sw_mirror_even
 	case SW_EV_IDLE_ENTER:
 		sw_sirq_idle_enter(s, ev->cpu, ev->now);
 		break;
+	case SW_EV_TICK:
+		sw_sirq_tick(s, ev->cpu, ev->now);
+		break;
 	default:
 		sw_sirq_idle_exit(s, ev->cpu);
 		break;
@@ -1149,6 +1153,7 @@ void sw_mirror_read_figures(const struct sw_mirror *m, struct sw_mirror_figures 
 	sw_sirq_read(&m->sirq, &sf);
 	fig->cpu_events = sf.cpu_events;
 	fig->idle_events = sf.idle_events;
+	fig->tick_events = sf.ticks;
 	fig->cpus_modelled = sf.cpus_modelled;
 	fig->softirq_recorded = sf.recorded;
 	fig->softirq_recorded_spurious = sf.recorded_spurious;

@@ -420,6 +420,9 @@ struct sw_mirror_figures {
  * @cpu_budget:	work the CPUs' model may do per event
  *		(sw_mirror_set_cpu_budget()), 0 for %SW_SIRQ_BUDGET
  * @exact_next:	the stale-next_expiry rule off (sw_mirror_set_exact_next())
+ * @observed_ticks: the CPUs' ticks come as events (%SW_EV_TICK): the
+ *		kernel wheel's model raises at them alone
+ *		(sw_sirq_set_observed_ticks())
  *
  * The caller keeps @slots, @recs, @hash and @cpus until it stops the
  * mirror; @geos only for the call.
@@ -442,6 +445,7 @@ struct sw_mirror_config {
 	enum sw_sirq_bases		bases;
 	unsigned long			cpu_budget;
 	bool				exact_next;
+	bool				observed_ticks;
 };
 
 int sw_mirror_setup(struct sw_mirror *m, const struct sw_mirror_config *cfg);

@@ -150,6 +150,19 @@ void sw_sirq_set_budget(struct sw_sirq *s, unsigned long budget)
 }
 
 /**
+ * sw_sirq_set_observed_ticks - the CPUs' ticks come as events, or not
+ * @s:		the model, before its first event
+ * @observed:	each tick a CPU takes is an event (sw_sirq_tick()), its
+ *		jiffies the tick's: the kernel wheel raises at those ticks
+ *		alone. The other wheels, at HZ the kernel does not run, still
+ *		tick on every jiffy of an awake CPU
+ */
+void sw_sirq_set_observed_ticks(struct sw_sirq *s, bool observed)
+{
+	s->observed_ticks = observed;
+}
+
+/**
  * sw_sirq_timer_init - a timer's part, on no CPU's list
  * @tm:		the part, in the caller's record
  * @ent:	the record's timers, one per wheel, in the wheels' order
@@ -364,6 +377,13 @@ static bool sw_sirq_ticks(struct sw_sirq *s, struct sw_sirq_cpu *c, unsigned int
 	struct sw_sirq_wheel *sw = &c->wheel[w];
 	unsigned long t = 0;
 
+	/*
+	 * Its ticks observed, the kernel wheel is at the last of them and
+	 * raises there (sw_sirq_tick()): an event's jiffies may be ahead of
+	 * the CPU's tick (a softirq or idle event takes the next event's)
+	 */
+	if (w == s->kernel_wheel && s->observed_ticks)
+		return true;
 	/*
 	 * Awake, or idle with the tick kept, it ticks every tick; idle, for
 	 * its next non-deferrable expiry
@@ -680,6 +700,37 @@ void sw_sirq_idle_exit(struct sw_sirq *s, unsigned int cpu)
 }
 
 /**
+ * sw_sirq_tick - @cpu took its tick at jiffies @j, its ticks caught up
+ * @s:		the model, its ticks observed (sw_sirq_set_observed_ticks())
+ * @cpu:	the CPU
+ * @j:		the jiffies the tick saw
+ *
+ * run_local_timers(): the kernel wheel raises TIMER_SOFTIRQ if one of the
+ * CPU's bases is due at @j. A tick that comes late, or two that come at
+ * the same jiffy, are taken as they came.
+ */
+void sw_sirq_tick(struct sw_sirq *s, unsigned int cpu, unsigned long j)
+{
+	struct sw_sirq_cpu *c = sw_sirq_cpu(s, cpu);
+	struct sw_sirq_wheel *sw;
+	unsigned long first;
+
+	s->cpu_events++;
+	if (!c)
+		return;
+	c->ticks++;
+	if (!c->followed || !s->observed_ticks)
+		return;
+	sw = &c->wheel[s->kernel_wheel];
+	if (sw_time_after(j, sw->tick))
+		sw->tick = j;
+	if (!sw_sirq_first(sw, SW_SIRQ_ALL, &first) || sw_time_after(first, sw->tick))
+		return;
+	if (!sw_sirq_raise(s, c, s->kernel_wheel, sw->tick))
+		sw_sirq_reset(c);
+}
+
+/**
  * sw_sirq_softirq_entry - @cpu's timer softirq runs, its ticks caught up
  * @s:		the model
  * @cpu:	the CPU
@@ -736,6 +787,7 @@ void sw_sirq_read(const struct sw_sirq *s, struct sw_sirq_figures *fig)
 		fig->spurious_paired += cf.spurious_paired;
 		fig->predicted += cf.predicted;
 		fig->resets += cf.resets;
+		fig->ticks += cf.ticks;
 		for (v = 0; v < SW_SIRQ_NR_VERDICTS; v++)
 			fig->verdict[v] += cf.verdict[v];
 		for (w = 0; w < s->nr_wheels; w++) {
@@ -766,6 +818,7 @@ void sw_sirq_read_cpu(const struct sw_sirq *s, unsigned int cpu,
 	fig->idle = c->idle;
 	fig->timers = c->nr_timers;
 	fig->resets = c->resets;
+	fig->ticks = c->ticks;
 }
 
 /* @c's trees in wheel @w hold its @pending timers, in order; false if not */

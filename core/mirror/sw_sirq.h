@@ -127,6 +127,7 @@ struct sw_sirq_timer {
  *		bases not recomputed (sw_sirq.c)
  * @idle_at:	jiffies of that idle entry
  * @resets:	times its model ran out of an event's budget
+ * @ticks:	its ticks observed (sw_sirq_tick())
  * @diff:	the softirq differential (the kernel wheel's model against
  *		its recorded softirqs)
  * @wheel:	per wheel, its bases and softirqs
@@ -142,6 +143,7 @@ struct sw_sirq_cpu {
 	bool			idle_unsure;
 	unsigned long		idle_at;
 	unsigned long		resets;
+	unsigned long		ticks;
 	struct sw_sirq_diff	diff;
 	struct sw_sirq_wheel	wheel[SW_SIRQ_MAX_WHEELS];
 };
@@ -159,6 +161,8 @@ struct sw_sirq_cpu {
  * @exact_next:	the stale-next_expiry rule off: a delete recomputes the
  *		base's next_expiry (a model the kernel does not follow, for
  *		the test that the differential tells them apart)
+ * @observed_ticks: the CPUs' ticks come as events (sw_sirq_tick()): the
+ *		kernel wheel raises at those alone, not at every jiffy
  * @cpu_events:	events of the CPUs themselves: softirq runs, idle
  * @idle_events: of those, idle entries and exits
  */
@@ -171,6 +175,7 @@ struct sw_sirq {
 	unsigned long		budget;
 	unsigned long		work;
 	bool			exact_next;
+	bool			observed_ticks;
 	unsigned long		cpu_events;
 	unsigned long		idle_events;
 };
@@ -185,6 +190,7 @@ struct sw_sirq {
  * @spurious_paired: of those, paired with a predicted raise
  * @predicted:	the kernel wheel's model's raises
  * @resets:	times a CPU's model ran out of an event's budget
+ * @ticks:	the CPUs' ticks observed, events of their own
  * @verdict:	per &enum sw_sirq_verdict
  * @softirqs:	per wheel, timer softirqs raised
  * @spurious:	per wheel, of those, the ones that ran no timer
@@ -199,6 +205,7 @@ struct sw_sirq_figures {
 	unsigned long	spurious_paired;
 	unsigned long	predicted;
 	unsigned long	resets;
+	unsigned long	ticks;
 	unsigned long	verdict[SW_SIRQ_NR_VERDICTS];
 	unsigned long	softirqs[SW_SIRQ_MAX_WHEELS];
 	unsigned long	spurious[SW_SIRQ_MAX_WHEELS];
@@ -229,6 +236,7 @@ void sw_sirq_set_cpus(struct sw_sirq *s, struct sw_sirq_cpu *cpus, unsigned int 
 		      enum sw_sirq_bases bases);
 void sw_sirq_set_exact_next(struct sw_sirq *s, bool exact);
 void sw_sirq_set_budget(struct sw_sirq *s, unsigned long budget);
+void sw_sirq_set_observed_ticks(struct sw_sirq *s, bool observed);
 void sw_sirq_timer_init(struct sw_sirq_timer *t, const struct sw_timer *ent);
 void sw_sirq_catch_up(struct sw_sirq *s, unsigned int cpu, unsigned long j,
 		      const unsigned long *clock, bool own);
@@ -244,6 +252,7 @@ void sw_sirq_softirq_entry(struct sw_sirq *s, unsigned int cpu, unsigned long lo
 void sw_sirq_softirq_exit(struct sw_sirq *s, unsigned int cpu);
 void sw_sirq_idle_enter(struct sw_sirq *s, unsigned int cpu, unsigned long j);
 void sw_sirq_idle_exit(struct sw_sirq *s, unsigned int cpu);
+void sw_sirq_tick(struct sw_sirq *s, unsigned int cpu, unsigned long j);
 void sw_sirq_read(const struct sw_sirq *s, struct sw_sirq_figures *fig);
 void sw_sirq_read_cpu(const struct sw_sirq *s, unsigned int cpu,
 		      struct sw_sirq_cpu_figures *fig);

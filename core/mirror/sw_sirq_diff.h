@@ -115,6 +115,7 @@ struct sw_sirq_diff {
  * @unmatched:	of those, not yet matched nor given up on (the last few)
  * @timers:	the records on its bases, pending or cancelled and undecided
  * @resets:	times its model ran out of an event's budget
+ * @ticks:	its ticks observed
  * @verdict:	per &enum sw_sirq_verdict
  */
 struct sw_sirq_cpu_figures {
@@ -128,6 +129,7 @@ struct sw_sirq_cpu_figures {
 	unsigned long	unmatched;
 	unsigned long	timers;
 	unsigned long	resets;
+	unsigned long	ticks;
 	unsigned long	verdict[SW_SIRQ_NR_VERDICTS];
 };
 
