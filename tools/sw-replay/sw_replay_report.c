@@ -44,6 +44,26 @@ static void sw_stdio_fn(struct sw_print *p, const void *fn)
 }
 
 /* What the replay lacks or changed, said before the report */
+/* The CPUs' ticks: observed, and their jiffies derived, or assumed */
+static void sw_replay_ticks_note(const struct sw_replay *rp)
+{
+	const struct sw_replay_ticks *tk = &rp->in.ticks;
+
+	if (sw_replay_softirq_missing(rp))
+		return;
+	if (rp->in.observed_ticks) {
+		printf("replay ticks: %llu observed, jiffies their time / %llu ns + %lu",
+		       (unsigned long long)rp->in.t.nr_ticks, tk->period, tk->offset);
+		printf(" (%lu of the %lu ticks that ran a timer agree)\n", tk->offset_votes,
+		       tk->votes);
+		return;
+	}
+	printf("replay ticks: %s: %s\n", rp->in.t.nr_ticks ?
+	       "recorded, but none ran a timer to tell their jiffies" :
+	       "not recorded (the trace lacks the tick's timer:hrtimer_expire_entry)",
+	       "every awake CPU taken to tick on every jiffy");
+}
+
 static void sw_replay_notes(const struct sw_replay *rp)
 {
 	const char *why;
@@ -57,6 +77,7 @@ static void sw_replay_notes(const struct sw_replay *rp)
 		       "every CPU taken as awake, on every tick; idle_wakeups not measured");
 	if (rp->in.exact_next)
 		printf("replay next_expiry: exact (--exact-next: the stale rule off)\n");
+	sw_replay_ticks_note(rp);
 }
 
 /* After mirror/stats' lines: the softirq differential per CPU */
@@ -168,6 +189,8 @@ void sw_replay_report_json(struct sw_replay *rp, const struct sw_mirror_report *
 	json_object_object_add(t, "order_ties", json_object_new_uint64(rp->order.ties));
 	json_object_object_add(t, "order_moved", json_object_new_uint64(rp->order.moved));
 	json_object_object_add(t, "order_broken", json_object_new_uint64(rp->order.broken));
+	json_object_object_add(t, "ticks", json_object_new_uint64(rp->in.t.nr_ticks));
+	json_object_object_add(t, "ticks_observed", json_object_new_boolean(rp->in.observed_ticks));
 	json_object_object_add(o, "trace", t);
 	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
 					    JSON_C_TO_STRING_NOSLASHESCAPE));

@@ -303,6 +303,7 @@ static void sw_replay_setup_mirror(struct sw_replay *rp, unsigned int nr_cpus)
 	unsigned int hash_bits = sw_mirror_hash_bits(rp->in.timers.nr), base;
 	struct sw_mirror_config cfg = {
 		.khz = rp->in.hz, .now = rp->in.first_now, .exact_next = rp->in.exact_next,
+		.observed_ticks = rp->in.observed_ticks,
 		.bases = rp->v612 ? SW_BASES_LOCAL_GLOBAL_DEF : SW_BASES_STD_DEF,
 		.kernel_wheel_only = rp->kernel_only, .geos = rp->geos, .nr_geos = rp->nr_geos,
 		.slots = sw_replay_calloc(nr_cpus, sizeof(*cfg.slots)), .nr_slots = nr_cpus,
@@ -473,6 +474,7 @@ void sw_replay_prepare(struct sw_replay *rp)
 {
 	sw_replay_order(&rp->in.t, rp->in.timer_of, rp->in.timers.nr, &rp->order);
 	sw_derive_now(rp);
+	rp->in.observed_ticks = sw_replay_tick_jiffies(&rp->in.t, rp->in.hz, &rp->in.ticks);
 }
 
 /* The report of the replay's mirror, the top functions' too if @top */

@@ -11,6 +11,7 @@
 #include "sw_mirror_top.h"
 #include "sw_replay_evidence.h"
 #include "sw_replay_order.h"
+#include "sw_replay_ticks.h"
 #include "sw_replay_trace.h"
 
 /* Timers by address: the index of each distinct one, for per-timer state */
@@ -50,6 +51,8 @@ struct sw_replay_input {
 	size_t			*timer_of;	/* per event, its timer's index in @timers */
 	unsigned int		hz;
 	bool			exact_next;	/* --exact-next */
+	bool			observed_ticks;	/* ticks read, their jiffies derived */
+	struct sw_replay_ticks	ticks;		/* how */
 	unsigned long		first_now;
 	unsigned long		last_now;
 };

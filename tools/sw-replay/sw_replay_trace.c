@@ -49,6 +49,7 @@ struct sw_msg_end {
 	u32	has_idle;
 	s64		missed;
 	u32	nr_cpus;
+	u64	ticks;
 };
 
 /*
@@ -66,10 +67,11 @@ struct sw_reader {
 	int			id[3];
 	struct tep_format_field	*timer[3], *fn[3], *now[3];
 	struct tep_format_field	*expires, *flags, *bucket, *baseclk;
-	int			sirq_id[2], idle_id, base_idle_id;
+	int			sirq_id[2], idle_id, base_idle_id, hrtimer_id;
 	struct tep_format_field	*vec[2], *state, *cpu_id, *is_idle, *idle_cpu;
+	struct tep_format_field	*hrtimer_fn, *hrtimer_now;
 	bool			native;	/* the file's byte order is ours */
-	u64		nr, other;
+	u64		nr, other, ticks;
 	long long		missed;
 	u64		named[SW_MAX_NAMES];
 	size_t			nr_named;
@@ -150,12 +152,31 @@ static void sw_send_ev(struct sw_reader *r, const struct sw_replay_ev *ev)
 	fwrite_unlocked(msg, sizeof(msg), 1, r->out);
 }
 
+/*
+ * An hrtimer_expire_entry: the CPU's tick if its function is the tick's
+ * (tick_sched_timer to 6.11, tick_nohz_handler since), with the time it
+ * ran at (its now, the hrtimer base's clock, ns) in @ev->kclk
+ */
+static int sw_replay_tick_record(struct sw_reader *r, struct tep_record *rec,
+				 struct sw_replay_ev *ev)
+{
+	const char *name = tep_find_function(r->tep, sw_field(r, r->hrtimer_fn, rec));
+
+	if (!name || (strcmp(name, "tick_sched_timer") && strcmp(name, "tick_nohz_handler")))
+		return -1;
+	ev->kclk = sw_field(r, r->hrtimer_now, rec);
+	r->ticks++;
+	return SW_EV_TICK;
+}
+
 /* A record of the CPU's own events: its type, or -1 to skip it */
 static int sw_replay_cpu_record(struct sw_reader *r, struct tep_record *rec, int type,
 				struct sw_replay_ev *ev)
 {
 	unsigned int i;
 
+	if (type == r->hrtimer_id)
+		return sw_replay_tick_record(r, rec, ev);
 	for (i = 0; i < 2; i++) {
 		if (type == r->sirq_id[i])
 			return sw_field(r, r->vec[i], rec) == 1 ? SW_EV_SOFTIRQ_ENTRY + i : -1;
@@ -285,6 +306,12 @@ static void sw_find_cpu_events(struct sw_reader *r)
 		r->sirq_id[i] = e->id;
 		r->vec[i] = sw_need_int(r, e, "vec");
 	}
+	e = tep_find_event_by_name(r->tep, "timer", "hrtimer_expire_entry");
+	if (e) {
+		r->hrtimer_id = e->id;
+		r->hrtimer_fn = sw_need_field(r, e, "function");
+		r->hrtimer_now = sw_need_field(r, e, "now");
+	}
 	e = tep_find_event_by_name(r->tep, "timer", "timer_base_idle");
 	if (e) {
 		r->base_idle_id = e->id;
@@ -304,6 +331,7 @@ static void sw_child(const char *path, int fd)
 {
 	struct sw_reader r = {
 		.id = { -1, -1, -1 }, .sirq_id = { -1, -1 }, .idle_id = -1, .base_idle_id = -1,
+		.hrtimer_id = -1,
 	};
 	struct tracecmd_input *handle;
 	struct sw_msg_end end = {};
@@ -362,6 +390,7 @@ static void sw_child(const char *path, int fd)
 	end.has_idle = r.idle_id >= 0 || r.base_idle_id >= 0;
 	end.missed = r.missed;
 	end.nr_cpus = tep_get_cpus(r.tep);
+	end.ticks = r.ticks;
 	fputc(SW_MSG_END, r.out);
 	fwrite(&end, sizeof(end), 1, r.out);
 	if (fflush(r.out))
@@ -445,6 +474,7 @@ static int sw_parent(FILE *in, struct sw_replay_trace *t, char *err, size_t errl
 			t->has_idle = end.has_idle;
 			t->missed = end.missed;
 			t->nr_cpus = end.nr_cpus;
+			t->nr_ticks = end.ticks;
 			return 0;
 		case SW_MSG_ERR: {
 			size_t n = 0;

@@ -27,7 +27,8 @@
  * @fn:		the timer's function (start, expire_entry)
  * @expires:	start: the expiry; softirq_entry: the earliest jiffies it ran
  *		at, if %SW_EVF_EARLIEST
- * @kclk:	start: bucket_expiry if %SW_EVF_BUCKET; expire_entry: baseclk
+ * @kclk:	start: bucket_expiry if %SW_EVF_BUCKET; expire_entry: baseclk;
+ *		tick: the time it ran at, ns of the hrtimer base's clock
  * @now:	jiffies if %SW_RE_NOW
  * @flags:	start: the timer's flags, with the bucket index if %SW_EVF_IDX
  * @cpu:	the CPU the event was recorded on; of an idle event, the CPU
@@ -64,6 +65,8 @@ struct sw_replay_name {
  * @missed:	events the ring buffer lost, as the trace says (-1: it lost
  *		some, how many unknown)
  * @nr_cpus:	CPUs in the trace
+ * @nr_ticks:	the CPUs' ticks in @evs (%SW_EV_TICK), if the trace has
+ *		timer:hrtimer_expire_entry
  * @names:	the timer functions' names, from the trace's symbol table
  * @nr_names:	entries in @names
  */
@@ -75,6 +78,7 @@ struct sw_replay_trace {
 	bool			has_idle;
 	long long		missed;
 	unsigned int		nr_cpus;
+	u64			nr_ticks;
 	struct sw_replay_name	*names;
 	size_t			nr_names;
 };
