@@ -49,7 +49,6 @@ struct sw_msg_end {
 	u32	has_idle;
 	s64		missed;
 	u32	nr_cpus;
-	u64	ticks;
 };
 
 /*
@@ -71,7 +70,7 @@ struct sw_reader {
 	struct tep_format_field	*vec[2], *state, *cpu_id, *is_idle, *idle_cpu;
 	struct tep_format_field	*hrtimer_fn, *hrtimer_now;
 	bool			native;	/* the file's byte order is ours */
-	u64		nr, other, ticks;
+	u64		nr, other;
 	long long		missed;
 	u64		named[SW_MAX_NAMES];
 	size_t			nr_named;
@@ -165,7 +164,6 @@ static int sw_replay_tick_record(struct sw_reader *r, struct tep_record *rec,
 	if (!name || (strcmp(name, "tick_sched_timer") && strcmp(name, "tick_nohz_handler")))
 		return -1;
 	ev->kclk = sw_field(r, r->hrtimer_now, rec);
-	r->ticks++;
 	return SW_EV_TICK;
 }
 
@@ -390,7 +388,6 @@ static void sw_child(const char *path, int fd)
 	end.has_idle = r.idle_id >= 0 || r.base_idle_id >= 0;
 	end.missed = r.missed;
 	end.nr_cpus = tep_get_cpus(r.tep);
-	end.ticks = r.ticks;
 	fputc(SW_MSG_END, r.out);
 	fwrite(&end, sizeof(end), 1, r.out);
 	if (fflush(r.out))
@@ -453,7 +450,7 @@ static int sw_parent(FILE *in, struct sw_replay_trace *t, char *err, size_t errl
 			t->evs = p;
 			if (fread_unlocked(&t->evs[t->nr], sizeof(*t->evs), 1, in) != 1)
 				return sw_fail(err, errlen, "the reader stopped in an event");
-			t->nr++;
+			t->nr_ticks += t->evs[t->nr++].type == SW_EV_TICK;
 			break;
 		case SW_MSG_NAME:
 			p = sw_replay_grow(t->names, &cap_names, t->nr_names, sizeof(*t->names),
@@ -474,7 +471,6 @@ static int sw_parent(FILE *in, struct sw_replay_trace *t, char *err, size_t errl
 			t->has_idle = end.has_idle;
 			t->missed = end.missed;
 			t->nr_cpus = end.nr_cpus;
-			t->nr_ticks = end.ticks;
 			return 0;
 		case SW_MSG_ERR: {
 			size_t n = 0;
