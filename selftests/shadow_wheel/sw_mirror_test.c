@@ -522,14 +522,16 @@ TEST_F_TIMEOUT(mirror, counts_the_timer_softirqs, 120)
 
 /*
  * Connection churn leaves thousands of TIME_WAIT timers pending on the
- * CPUs' bases: a minute each, a few hundred a second for 15 s, with room
- * for them all (a 1 GB guest keeps a few thousand TIME_WAIT sockets, and
- * the earlier tests' fill it) and none taken over by a new connection.
+ * CPUs' bases: a minute each, a few hundred a second, in rounds of 5 s
+ * until there are 2,000 (the debug kernel under TCG makes fewer than 100
+ * a second) or 45 s have passed. With room for them all (a 1 GB guest
+ * keeps a few thousand TIME_WAIT sockets, and the earlier tests' fill
+ * it), and none taken over by a new connection.
  * A look at a CPU's bases costs a lookup in a tree per base, however many
  * timers they hold: the model follows every CPU throughout, resets none
  * and leaves no run unmodelled. (A walk of a CPU's timers within the same
- * budget gave up beyond 910 of them with nine wheels: 43.5% paired under
- * such a load.)
+ * budget gave up beyond 910 of them with nine wheels: on Debian's 6.1,
+ * 25.8% paired, 1,837 runs unmodelled.)
  */
 TEST_F_TIMEOUT(mirror, models_every_cpu_under_connection_churn, 180)
 {
@@ -537,6 +539,7 @@ TEST_F_TIMEOUT(mirror, models_every_cpu_under_connection_churn, 180)
 	char *buckets = NULL, *reuse = NULL;
 	struct swt_traffic t;
 	struct swt_mirror mr;
+	unsigned int secs;
 
 	if (_metadata->skip)
 		return;
@@ -546,16 +549,20 @@ TEST_F_TIMEOUT(mirror, models_every_cpu_under_connection_churn, 180)
 	ASSERT_EQ(0, swt_mirror_enable(false));
 	ASSERT_EQ(0, swt_mirror_param("mirror_records", "16384"));
 	ASSERT_EQ(0, swt_mirror_enable(true)) TH_LOG("%s", swt_error());
-	ASSERT_EQ(0, swt_tcp_traffic_start(&t, 15000)) TH_LOG("%s", swt_error());
-	swt_tcp_traffic_stop(&t);
-	swt_expect_mirror(_metadata, &mr, true);
+	for (secs = 5; secs <= 45; secs += 5) {
+		ASSERT_EQ(0, swt_tcp_traffic_start(&t, 5000)) TH_LOG("%s", swt_error());
+		swt_tcp_traffic_stop(&t);
+		swt_expect_mirror(_metadata, &mr, true);
+		if (mr.wheel[0].pending >= 2000)
+			break;
+	}
 	EXPECT_EQ(0, swt_sysctl("net/ipv4/tcp_max_tw_buckets", buckets, NULL));
 	EXPECT_EQ(0, swt_sysctl("net/ipv4/tcp_tw_reuse", reuse, NULL));
 	free(buckets);
 	free(reuse);
-	swt_msg("%u CPUs: %llu timers pending, %llu timer softirqs, %llu.%llu%% paired",
-		cpus, mr.wheel[0].pending, mr.softirq_recorded, mr.softirq_paired_permille / 10,
-		mr.softirq_paired_permille % 10);
+	swt_msg("%u CPUs, %u s: %llu timers pending, %llu timer softirqs, %llu.%llu%% paired",
+		cpus, secs > 45 ? 45 : secs, mr.wheel[0].pending, mr.softirq_recorded,
+		mr.softirq_paired_permille / 10, mr.softirq_paired_permille % 10);
 	swt_msg("model resets %llu, runs unmodelled %llu, CPUs modelled %llu",
 		mr.softirq_model_resets, mr.softirq_unmodelled, mr.cpus_modelled);
 	/* Else the load decided nothing: more than 910 on a CPU */
