@@ -125,6 +125,37 @@ static void sw_replay_check_stale(struct sw_replay *rp, const struct sw_mirror_r
 }
 
 /*
+ * The kernel's timer wakeups, as PowerTOP tells them: idle periods whose
+ * first work on the CPU (its tick aside, the interrupt itself) is a timer
+ * softirq that runs a timer. The interrupt's softirq runs before the idle
+ * loop resumes and says so (cpu_idle's exit), so the first work after the
+ * idle entry is the wakeup's.
+ */
+static unsigned long sw_replay_timer_wakeups(const struct sw_replay *rp)
+{
+	const struct sw_replay_trace *t = &rp->in.t;
+	bool *woke = sw_replay_calloc(t->nr_cpus + 1, sizeof(*woke));
+	unsigned long n = 0;
+	size_t k;
+
+	for (k = 0; k < t->nr; k++) {
+		const struct sw_replay_ev *ev = &t->evs[k];
+		unsigned int cpu = ev->cpu < t->nr_cpus ? ev->cpu : t->nr_cpus;
+
+		if (ev->type == SW_EV_IDLE_ENTER || ev->type == SW_EV_IDLE_EXIT) {
+			woke[cpu] = ev->type == SW_EV_IDLE_ENTER;
+			continue;
+		}
+		if (!woke[cpu] || ev->type == SW_EV_TICK)
+			continue;
+		woke[cpu] = false;
+		n += ev->type == SW_EV_SOFTIRQ_ENTRY && sw_replay_softirq_ran_timer(t, k);
+	}
+	free(woke);
+	return n;
+}
+
+/*
  * The softirq differential, on a trace that recorded the timer softirq:
  * the kernel wheel's predicted softirqs against the recorded ones, every
  * CPU, printed; then the stale-next_expiry rule checked
@@ -160,6 +191,10 @@ static void sw_replay_check_softirq(struct sw_replay *rp, const struct sw_mirror
 	       v[SW_SIRQ_IDLE_TICK]);
 	printf(" unexplained: unpredicted %lu missed %lu\n", v[SW_SIRQ_UNPREDICTED],
 	       v[SW_SIRQ_MISSED]);
+	if (!sw_replay_idle_missing(rp))
+		printf("replay: %s: idle wakeups: the kernel's timer wakeups %lu (idle periods whose first work ran a timer), %s's %lu (target: within 2%%)\n",
+		       c->trace, sw_replay_timer_wakeups(rp), rep->fig.wheel[kw].name,
+		       rep->fig.wheel[kw].idle_wakeups);
 	sw_replay_check_stale(rp, rep, alt, c);
 }
 

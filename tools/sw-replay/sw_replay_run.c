@@ -222,7 +222,7 @@ static void sw_replay_evidence(struct sw_replay *rp, size_t ti, const struct sw_
 }
 
 /* Whether the timer softirq whose softirq_entry is the @i-th event ran a timer */
-static bool sw_replay_softirq_ran_timer(const struct sw_replay_trace *t, size_t i)
+bool sw_replay_softirq_ran_timer(const struct sw_replay_trace *t, size_t i)
 {
 	size_t k;
 

@@ -84,6 +84,7 @@ struct sw_replay {
 	bool			v612;
 };
 
+bool sw_replay_softirq_ran_timer(const struct sw_replay_trace *t, size_t i);
 void sw_replay_read(struct sw_replay *rp, const char *path, char *why, size_t len);
 void sw_replay_index(struct sw_replay *rp);
 void sw_replay_prepare(struct sw_replay *rp);
