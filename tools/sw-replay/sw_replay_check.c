@@ -191,10 +191,13 @@ static void sw_replay_check_softirq(struct sw_replay *rp, const struct sw_mirror
 	       v[SW_SIRQ_IDLE_TICK]);
 	printf(" unexplained: unpredicted %lu missed %lu\n", v[SW_SIRQ_UNPREDICTED],
 	       v[SW_SIRQ_MISSED]);
-	if (!sw_replay_idle_missing(rp))
-		printf("replay: %s: idle wakeups: the kernel's timer wakeups %lu (idle periods whose first work ran a timer), %s's %lu (target: within 2%%)\n",
-		       c->trace, sw_replay_timer_wakeups(rp), rep->fig.wheel[kw].name,
-		       rep->fig.wheel[kw].idle_wakeups);
+	if (!sw_replay_idle_missing(rp)) {
+		printf("replay: %s: idle wakeups: the kernel's timer wakeups %lu", c->trace,
+		       sw_replay_timer_wakeups(rp));
+		printf(" (idle periods whose first work ran a timer), %s's %lu",
+		       rep->fig.wheel[kw].name, rep->fig.wheel[kw].idle_wakeups);
+		printf(" (target: within 2%%)\n");
+	}
 	sw_replay_check_stale(rp, rep, alt, c);
 }
 
