@@ -15,9 +15,9 @@
  * The update is done by one CPU's tick (tick_do_timer_cpu): another CPU's
  * tick of the same period whose run_local_timers() comes before that
  * update still sees the jiffies of the period before. The ticks are taken
- * as if none did: on this machine's 6.18 (two vCPUs, KVM) a tick of the
- * other CPU saw them when it ran some 0.6 us or more before the keeper's,
- * by the ticks' own times, and docs/replay.rst has the figures.
+ * as if none did: on a 6.18 guest of two vCPUs under KVM, the ticks that
+ * saw the old jiffies ran 0.6 us or more before the keeper's, but as many
+ * that ran that far before it saw the new ones (docs/replay.rst).
  */
 #include <stdlib.h>
 #include <string.h>
