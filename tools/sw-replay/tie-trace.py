@@ -16,8 +16,9 @@ The copy is a trace.dat of version 6, uncompressed: trace-cmd convert
 writes it, then the timestamps are rewritten in its ring-buffer pages
 (each page's timestamp and the deltas of its events, the layout of the
 kernel's ring buffer: 4-byte headers of 5 bits type_len and 27 bits
-time delta, time extends of type 30). A page this cannot rewrite (an
-absolute timestamp, type 31) is an error: nothing is written.
+time delta, time extends of type 30, absolute timestamps of type 31, 59
+bits over the delta and the word after it). A page this cannot read is
+an error: nothing is written.
 """
 import argparse
 import os
@@ -32,6 +33,7 @@ HDR = 16			# u64 timestamp, local_t commit (64-bit kernels)
 COMMIT_MASK = (1 << 27) - 1
 DELTA_MAX = (1 << 27) - 1
 PADDING, EXTEND, STAMP = 29, 30, 31
+STAMP_MASK = (1 << 59) - 1	# the bits an absolute timestamp holds
 
 
 def die(msg):
@@ -71,7 +73,10 @@ def parse_page(buf, off):
             entries.append(["ext", pos, ts])
             pos += 8
         elif type_len == STAMP:
-            die("an absolute timestamp in a page: not rewritten")
+            lo, = struct.unpack_from("<I", buf, pos + 4)
+            ts = (ts & ~STAMP_MASK) | (lo << 27) + delta
+            entries.append(["stamp", pos, ts])
+            pos += 8
         else:
             ts += delta
             entries.append(["ev", pos, ts])
@@ -103,7 +108,7 @@ def rewrite_page(buf, off, entries, times):
     page_ts, = struct.unpack_from("<Q", buf, off)
     page_ts = min(page_ts, times[0])
     struct.pack_into("<Q", buf, off, page_ts)
-    cur, k, ext = page_ts, 0, None
+    cur, k, ext, stamp = page_ts, 0, None, None
     for kind, pos, _ in entries:
         word, = struct.unpack_from("<I", buf, pos)
         if kind == "pad":
@@ -111,8 +116,16 @@ def rewrite_page(buf, off, entries, times):
         if kind == "ext":
             ext = pos
             continue
+        if kind == "stamp":
+            stamp = pos
+            continue
         delta = times[k] - cur
-        if ext is not None:
+        if stamp is not None:
+            # The absolute timestamp is the event's new time, its delta none
+            t = times[k] & STAMP_MASK
+            struct.pack_into("<II", buf, stamp, STAMP | ((t & DELTA_MAX) << 5), t >> 27)
+            cur, delta, stamp = times[k], 0, None
+        elif ext is not None:
             # The time extend takes the whole delta, the event none
             struct.pack_into("<II", buf, ext, EXTEND | ((delta & DELTA_MAX) << 5),
                              delta >> 27)
