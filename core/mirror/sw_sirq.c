@@ -104,9 +104,7 @@ void sw_sirq_set_wheels(struct sw_sirq *s, unsigned int nr_wheels, unsigned int 
 void sw_sirq_set_cpus(struct sw_sirq *s, struct sw_sirq_cpu *cpus, unsigned int nr_cpus,
 		      enum sw_sirq_bases bases)
 {
-	unsigned int i;
-
-	unsigned int w, b;
+	unsigned int i, w, b;
 
 	memset(cpus, 0, nr_cpus * sizeof(*cpus));
 	for (i = 0; i < nr_cpus; i++) {
@@ -825,10 +823,10 @@ void sw_sirq_read_cpu(const struct sw_sirq *s, unsigned int cpu,
 static bool sw_sirq_trees_hold(const struct sw_sirq_wheel *sw, unsigned long pending)
 {
 	unsigned long n;
-	unsigned int b, height;
+	unsigned int b;
 
 	for (b = 0; b < SW_SIRQ_NR_BASES; b++) {
-		n = sw_tree_check(&sw->timers[b], &height);
+		n = sw_tree_check(&sw->timers[b], NULL);
 		if (n > pending)
 			return false;
 		pending -= n;

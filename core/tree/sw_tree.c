@@ -162,7 +162,8 @@ static unsigned int sw_tree_depth(const struct sw_tree_node *node)
 /**
  * sw_tree_check - check the tree's invariants, for a test or a read
  * @tree:	the tree
- * @height:	gets the nodes on its longest path from the root
+ * @height:	gets the nodes on its longest path from the root, if not
+ *		NULL (a walk up from every node: for a test)
  *
  * Each child links back to its parent and has no higher priority, and
  * the nodes taken in order have ticks that never go back. Walks the whole
@@ -176,7 +177,8 @@ unsigned long sw_tree_check(const struct sw_tree *tree, unsigned int *height)
 	unsigned long n = 0;
 	bool ok = true;
 
-	*height = 0;
+	if (height)
+		*height = 0;
 	if (!tree->root)
 		return 0;
 	ok = !tree->root->parent;
@@ -186,7 +188,8 @@ unsigned long sw_tree_check(const struct sw_tree *tree, unsigned int *height)
 		for (d = 0; d < 2; d++)
 			ok &= !node->child[d] || sw_tree_prio(node->child[d]) <= sw_tree_prio(node);
 		ok &= !prev || !sw_tree_before(node->tick, prev->tick);
-		*height = max(*height, sw_tree_depth(node));
+		if (height)
+			*height = max(*height, sw_tree_depth(node));
 		prev = node;
 		n++;
 	}

@@ -43,7 +43,6 @@ static void sw_stdio_fn(struct sw_print *p, const void *fn)
 	fputs(name, stdout);
 }
 
-/* What the replay lacks or changed, said before the report */
 /* The CPUs' ticks: observed, and their jiffies derived, or assumed */
 static void sw_replay_ticks_note(const struct sw_replay *rp)
 {
@@ -64,6 +63,7 @@ static void sw_replay_ticks_note(const struct sw_replay *rp)
 	       "every awake CPU taken to tick on every jiffy");
 }
 
+/* What the replay lacks or changed, said before the report */
 static void sw_replay_notes(const struct sw_replay *rp)
 {
 	const char *why;

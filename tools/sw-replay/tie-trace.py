@@ -74,7 +74,7 @@ def parse_page(buf, off):
             pos += 8
         elif type_len == STAMP:
             lo, = struct.unpack_from("<I", buf, pos + 4)
-            ts = (ts & ~STAMP_MASK) | (lo << 27) + delta
+            ts = (ts & ~STAMP_MASK) | ((lo << 27) + delta)
             entries.append(["stamp", pos, ts])
             pos += 8
         else:
